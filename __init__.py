@@ -1,0 +1,15 @@
+"""deskact: a runtime for code-as-action computer agents."""
+
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("deskact")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0.0.0"
+
+
+def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
+    """``%load_ext deskact``: registers %%act and %deskact_screen."""
+    from .runtime.notebook import load_ipython_extension as load
+
+    load(ipython)

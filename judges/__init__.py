@@ -1,0 +1,1 @@
+"""Built-in judges. Importing this package registers them."""

@@ -1,0 +1,1 @@
+"""Built-in reset and cleanup steps. Importing this package registers them."""

@@ -1,0 +1,336 @@
+"""Configuration: built-in defaults < config.yaml (or --config) < DESKACT_* env < CLI flags.
+
+Every field has a default here and a comment in the shipped ``config.yaml``.
+Unknown keys and wrong types are errors that name the source (file or
+environment variable), the key path and the offending value.
+"""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import ConfigError
+
+ENV_PREFIX = "DESKACT_"
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, use_attribute_docstrings=True)
+
+
+class KernelConfig(Section):
+    startup_timeout: float = 30.0
+    """Seconds to wait for a new kernel to answer."""
+    interrupt_grace: float = 0.5
+    """Seconds a kernel gets to become idle after an interrupt before it is restarted."""
+    capture_limit_bytes: int = 4_000_000
+    """Hard cap on stdout/stderr held in memory per execution (head and tail kept)."""
+    model_output_chars: int = 8_000
+    """Cap on output text shown to the model (middle-truncated with a marker)."""
+    max_images: int = 8
+    """Images kept per execution; the rest are counted, not stored."""
+    max_image_bytes: int = 8_000_000
+    """Images larger than this are dropped (and counted)."""
+    pool_size: int = 1
+    """Pre-started, preloaded kernels kept ready per worker."""
+
+
+class SandboxConfig(Section):
+    mode: Literal["auto", "none", "bwrap"] = "auto"
+    """auto = bwrap where it works, else none (``deskact doctor`` says which)."""
+    network: bool = False
+    """Allow the kernel to reach the internet (bwrap mode). Loopback services deskact runs stay reachable."""
+    memory_mb: int = 2048
+    """RLIMIT_AS for the kernel. An idle kernel maps ~0.8 GB; below ~1024 it cannot start."""
+    file_size_mb: int = 1024
+    """RLIMIT_FSIZE: largest file the kernel may write."""
+    open_files: int = 1024
+    """RLIMIT_NOFILE."""
+    cpu_seconds: int = 3600
+    """RLIMIT_CPU for the kernel process tree."""
+    max_processes: int = 256
+    """Process limit inside the sandbox (enforced with a non-root uid)."""
+    env_allow: list[str] = Field(
+        default_factory=lambda: ["PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ", "TERM", "DISPLAY"]
+    )
+    """Environment variables copied into the kernel. Everything else (API keys!) stays out."""
+
+
+class DisplayConfig(Section):
+    mode: Literal["virtual", "attach", "none"] = "virtual"
+    """virtual = headless Xvfb per worker; attach = use $DISPLAY; none = API-only."""
+    width: int = 1920
+    height: int = 1080
+    depth: int = 24
+    window_manager: str = "openbox"
+    """Window manager started on virtual displays (empty string for none)."""
+    start_timeout: float = 15.0
+    """Seconds to wait for the X server and window manager to answer."""
+
+
+class ObservationConfig(Section):
+    format: Literal["png", "jpeg"] = "png"
+    """Encoding of screenshots sent to the model. PNG is smaller on text-heavy screens."""
+    jpeg_quality: int = 80
+    max_width: int = 1280
+    """Screenshots are scaled down to fit; the model's coordinates are in the scaled image."""
+    max_height: int = 800
+    include_cursor: bool = True
+    """Draw the mouse cursor into screenshots."""
+
+
+class GuiConfig(Section):
+    pause: float | None = None
+    """pyautogui pause after each call; null = 0 in virtual mode, 0.05 in attach mode."""
+    failsafe: bool | None = None
+    """pyautogui fail-safe corner; null = off in virtual mode, on in attach mode."""
+
+
+class ProviderConfig(Section):
+    base_url: str | None = None
+    """Server URL; null = the provider's default. For OpenAI-compatible servers set this."""
+    api_key_env: str
+    """Name of the environment variable holding the API key."""
+    timeout: float = 120.0
+    temperature: float = 0.0
+    max_tokens: int = 4096
+    max_retries: int = 5
+    """Retries on 408/429/5xx, timeouts and connection errors."""
+    backoff_initial: float = 1.0
+    """First backoff in seconds; doubles each retry, with jitter; Retry-After wins when given."""
+    backoff_max: float = 60.0
+
+
+class ProvidersConfig(Section):
+    anthropic: ProviderConfig = Field(
+        default_factory=lambda: ProviderConfig(api_key_env="ANTHROPIC_API_KEY")
+    )
+    openai: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="OPENAI_API_KEY"))
+    google: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="GEMINI_API_KEY"))
+
+
+class AgentConfig(Section):
+    model: str = "reference"
+    """provider/model (anthropic/..., openai/..., google/...) or reference, noop, scripted/FILE, human."""
+    strategy: Literal["direct", "plan-act-reflect"] = "direct"
+    max_steps: int = 15
+    """Default step limit when a task sets none."""
+    max_time: float = 300.0
+    """Default wall-clock limit per episode (seconds) when a task sets none."""
+    step_timeout: float = 60.0
+    """Longest a single code block may run (further capped by the time left)."""
+    no_code: Literal["finish", "parse_error"] = "finish"
+    """A reply without code ends the episode (finish) or asks again (parse_error)."""
+    max_parse_errors: int = 3
+    """Consecutive unreadable replies before the episode ends with parse_error."""
+    repetition_limit: int = 3
+    """The same code this many times in a row ends the episode."""
+    keep_screenshots: int = 3
+    """Past screenshots kept in the conversation (older ones are replaced by a note)."""
+    confirm: bool | None = None
+    """Ask a person to approve each code block; null = on in attach display mode only."""
+
+
+class ToolkitsConfig(Section):
+    enabled: list[str] = Field(default_factory=lambda: ["gui"])
+    """Toolkits preloaded in every kernel: a built-in name, an entry point name or module:attr."""
+
+
+class GoogleConfig(Section):
+    backend: Literal["emulator", "google"] = "emulator"
+    """emulator = local offline Google API emulator; google = the real APIs."""
+    token_file: str | None = None
+    """OAuth user token (authorized user JSON) for the real backend."""
+    client_secrets_file: str | None = None
+    """OAuth client secrets, used once by ``deskact google login``."""
+    service_account_file: str | None = None
+    """Service account key for the real backend (alternative to token_file)."""
+    user: str = "me@deskact.test"
+    """The emulated account's email address."""
+
+
+class RunnerConfig(Section):
+    workers: int = 1
+    out: str = "runs/{timestamp}"
+    """Output folder; {timestamp} is replaced."""
+    keep_workspace: bool = False
+    workspace_root: str | None = None
+    """Where per-task workspaces are created; null = the system temp dir."""
+
+
+class Config(Section):
+    kernel: KernelConfig = Field(default_factory=KernelConfig)
+    sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    display: DisplayConfig = Field(default_factory=DisplayConfig)
+    observation: ObservationConfig = Field(default_factory=ObservationConfig)
+    gui: GuiConfig = Field(default_factory=GuiConfig)
+    providers: ProvidersConfig = Field(default_factory=ProvidersConfig)
+    agent: AgentConfig = Field(default_factory=AgentConfig)
+    toolkits: ToolkitsConfig = Field(default_factory=ToolkitsConfig)
+    google: GoogleConfig = Field(default_factory=GoogleConfig)
+    runner: RunnerConfig = Field(default_factory=RunnerConfig)
+
+
+def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = _merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+def _set_path(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for key in path[:-1]:
+        tree = tree.setdefault(key, {})
+    tree[path[-1]] = value
+
+
+def _env_key_path(model: type[BaseModel], rest: str) -> tuple[str, ...] | None:
+    """Map ``AGENT_MAX_STEPS`` to ('agent', 'max_steps') by walking the schema.
+
+    Field names contain underscores, so the split is decided by the schema:
+    the longest field name that prefixes the rest wins.
+    """
+    for name in sorted(model.model_fields, key=len, reverse=True):
+        upper = name.upper()
+        if rest == upper:
+            return (name,)
+        if rest.startswith(upper + "_"):
+            sub = model.model_fields[name].annotation
+            if isinstance(sub, type) and issubclass(sub, BaseModel):
+                tail = _env_key_path(sub, rest[len(upper) + 1 :])
+                if tail:
+                    return (name, *tail)
+    return None
+
+
+def env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
+    """Read DESKACT_<SECTION>_<KEY> variables. Values are parsed as YAML (5, true, [a, b])."""
+    tree: dict[str, Any] = {}
+    sources: dict[tuple[str, ...], str] = {}
+    for name, raw in environ.items():
+        if not name.startswith(ENV_PREFIX) or name in ("DESKACT_CONFIG",):
+            continue
+        path = _env_key_path(Config, name[len(ENV_PREFIX) :])
+        if path is None:
+            raise ConfigError(f"environment variable {name}: no config key matches it")
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else raw
+        except yaml.YAMLError:
+            value = raw
+        _set_path(tree, path, value)
+        sources[path] = f"environment variable {name}"
+    return tree, sources
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text()) or {}
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found") from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of sections, got {type(data).__name__}")
+    return data
+
+
+def default_config_path() -> Path:
+    """The commented config.yaml shipped with the package."""
+    return Path(str(resources.files("deskact") / "config.yaml"))
+
+
+def load_config(
+    path: str | Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Build the effective config.
+
+    ``path`` defaults to $DESKACT_CONFIG, else ./config.yaml if present.
+    ``overrides`` is a nested dict from CLI flags (highest precedence).
+    """
+    environ = os.environ if environ is None else environ
+    if path is None:
+        path = environ.get("DESKACT_CONFIG") or ("config.yaml" if Path("config.yaml").is_file() else None)
+    layers: list[tuple[str, dict[str, Any]]] = []
+    if path is not None:
+        layers.append((str(path), _read_yaml(Path(path))))
+    env_tree, env_sources = env_overrides(environ)
+    layers.append(("environment", env_tree))
+    layers.append(("command-line flags", dict(overrides or {})))
+
+    # Start from the full defaults so a layer may set one nested key alone.
+    merged: dict[str, Any] = Config().model_dump()
+    for _, layer in layers:
+        merged = _merge(merged, layer)
+    try:
+        return Config.model_validate(merged)
+    except ValidationError as exc:
+        raise ConfigError(_explain(exc, layers, env_sources)) from None
+
+
+def _lookup(tree: Mapping[str, Any], loc: tuple[Any, ...]) -> bool:
+    node: Any = tree
+    for key in loc:
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
+def _explain(
+    exc: ValidationError,
+    layers: list[tuple[str, dict[str, Any]]],
+    env_sources: dict[tuple[str, ...], str],
+) -> str:
+    lines = []
+    for err in exc.errors():
+        loc = tuple(str(p) for p in err["loc"])
+        key = ".".join(loc)
+        source = env_sources.get(loc)
+        if source is None:
+            for name, tree in reversed(layers):
+                if _lookup(tree, loc):
+                    source = name
+                    break
+        what = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        lines.append(f"{source or 'config'}: {key} = {err.get('input')!r}: {what}")
+    return "invalid configuration:\n  " + "\n  ".join(lines)
+
+
+def render_defaults() -> str:
+    """The default config as commented YAML (this is what ships as config.yaml)."""
+    out = [
+        "# deskact configuration: every default, with what it does.",
+        "# Precedence: these defaults < this file (or --config FILE) < environment",
+        "# variables DESKACT_<SECTION>_<KEY> (e.g. DESKACT_AGENT_MAX_STEPS=5) < CLI flags.",
+        "",
+    ]
+
+    def emit(model: BaseModel, indent: int) -> None:
+        pad = "  " * indent
+        for name, field in type(model).model_fields.items():
+            value = getattr(model, name)
+            if field.description:
+                out.append(f"{pad}# {field.description}")
+            if isinstance(value, BaseModel):
+                out.append(f"{pad}{name}:")
+                emit(value, indent + 1)
+                if indent == 0:
+                    out.append("")
+            else:
+                dumped = yaml.safe_dump(value, default_flow_style=True, width=1000).strip()
+                dumped = dumped.removesuffix("\n...").removesuffix("...").strip()
+                out.append(f"{pad}{name}: {dumped}")
+
+    emit(Config(), 0)
+    return "\n".join(out).rstrip() + "\n"

@@ -1,0 +1,254 @@
+"""Registries of reset/cleanup steps and judges: small decorated functions.
+
+A step's parameters come from its signature (after the ``ctx`` argument) and
+are validated with pydantic when the task loads, not when it runs::
+
+    @judge("files.exists")
+    def files_exists(ctx: StepContext, path: str, kind: Literal["file", "dir"] = "file") -> Verdict:
+        p = Path(path)
+        if kind == "dir" and p.is_dir() or kind == "file" and p.is_file():
+            return Verdict.ok()
+        return Verdict.fail(f"{path} is not a {kind}" + (" (it does not exist)" if not p.exists() else ""))
+
+Reset steps return None and raise on failure. Judges return a Verdict; a judge
+that raises becomes an ``error`` verdict (counted, never dropped).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import inspect
+import os
+import string
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+
+
+class Verdict(BaseModel):
+    """A judge's decision. ``feedback`` says which condition failed and what was found."""
+
+    passed: bool
+    feedback: str = ""
+    details: dict[str, Any] = Field(default_factory=dict)
+    error: bool = False
+    """The judge itself failed (raised); the task counts as failed and is reported as an error."""
+    judge: str = ""
+    """Registered name of the judge that decided, e.g. ``files.exists``."""
+    params: dict[str, Any] = Field(default_factory=dict)
+    """The (expanded) parameters it was called with."""
+
+    @classmethod
+    def ok(cls, feedback: str = "", **details: Any) -> "Verdict":
+        return cls(passed=True, feedback=feedback, details=details)
+
+    @classmethod
+    def fail(cls, feedback: str, **details: Any) -> "Verdict":
+        return cls(passed=False, feedback=feedback, details=details)
+
+
+@dataclass
+class StepContext:
+    """What a reset step or judge may use. Everything here lives on the host."""
+
+    workspace: Path
+    files: Path
+    """The suite's fixture folder (read-only)."""
+    home: Path
+    display: str | None = None
+    """X display (":12") when the task has one."""
+    answer: str = ""
+    """What the agent printed in its last step (for answer.* judges)."""
+    services: dict[str, Any] = field(default_factory=dict)
+    """Host-side handles of per-worker services, by toolkit name (e.g. the Google clients)."""
+    config: Any = None
+    task_id: str = ""
+
+    def placeholders(self) -> dict[str, str]:
+        return {"WORKSPACE": str(self.workspace), "FILES": str(self.files), "HOME": str(self.home)}
+
+    def env(self) -> dict[str, str]:
+        """Environment for host-side shell commands: the display and placeholders set."""
+        env = dict(os.environ, **self.placeholders())
+        if self.display:
+            env["DISPLAY"] = self.display
+        return env
+
+
+PLACEHOLDERS = ("WORKSPACE", "FILES", "HOME")
+
+
+def placeholder_names(text: str) -> set[str]:
+    """Names used as ${NAME} in text (``$$`` escapes a dollar)."""
+    names = set()
+    for _, named, braced, _ in string.Template.pattern.findall(text):
+        if braced:
+            names.add(braced)
+    return names
+
+
+def expand(value: Any, values: dict[str, str]) -> Any:
+    """Replace ${WORKSPACE}, ${FILES}, ${HOME} in strings, recursively."""
+    if isinstance(value, str):
+        return string.Template(value).safe_substitute(values)
+    if isinstance(value, list):
+        return [expand(v, values) for v in value]
+    if isinstance(value, dict):
+        return {k: expand(v, values) for k, v in value.items()}
+    return value
+
+
+Kind = Literal["reset", "judge"]
+
+
+@dataclass
+class StepSpec:
+    name: str
+    kind: Kind
+    func: Callable[..., Any]
+    params: type[BaseModel]
+    doc: str
+
+    def validate(self, raw: Any) -> dict[str, Any]:
+        """Check params; raises ValueError with a readable message."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise ValueError(f"params of `{self.name}` must be a mapping, got {raw!r}")
+        try:
+            return self.params.model_validate(raw).model_dump(exclude_unset=True)
+        except ValidationError as exc:
+            raise ValueError(_explain_params(self, exc)) from None
+
+
+def _explain_params(spec: StepSpec, exc: ValidationError) -> str:
+    msgs = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        if err["type"] == "missing":
+            msgs.append(f"missing param `{loc}` for `{spec.name}`")
+        elif err["type"] == "extra_forbidden":
+            known = list(spec.params.model_fields)
+            hint = difflib.get_close_matches(loc, known, n=1)
+            extra = f"; did you mean `{hint[0]}`?" if hint else f" (known: {', '.join(known)})"
+            msgs.append(f"unknown param `{loc}` for `{spec.name}`{extra}")
+        else:
+            msgs.append(f"param `{loc}` of `{spec.name}` = {err.get('input')!r}: {err['msg']}")
+    return "; ".join(msgs)
+
+
+REGISTRY: dict[Kind, dict[str, StepSpec]] = {"reset": {}, "judge": {}}
+
+
+def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) -> type[BaseModel]:
+    fields: dict[str, Any] = {}
+    for i, param in enumerate(inspect.signature(func).parameters.values()):
+        if i == 0:  # ctx
+            continue
+        annotation = param.annotation if param.annotation is not inspect.Parameter.empty else Any
+        default = param.default if param.default is not inspect.Parameter.empty else ...
+        fields[param.name] = (annotation, default)
+
+    validators = {}
+    if one_of:
+
+        def _exactly_one(self: BaseModel) -> BaseModel:
+            given = [k for k in one_of if getattr(self, k) is not None]
+            if len(given) != 1:
+                raise ValueError(f"`{name}` needs exactly one of {', '.join(one_of)} (got {given or 'none'})")
+            return self
+
+        validators["_exactly_one"] = model_validator(mode="after")(_exactly_one)
+    model_name = "Params_" + name.replace(".", "_")
+    return create_model(  # type: ignore[call-overload]
+        model_name,
+        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True),
+        __validators__=validators,
+        **fields,
+    )
+
+
+def _register(kind: Kind, name: str, one_of: tuple[str, ...]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        # Resolve string annotations (from __future__ import annotations) before building the model.
+        func.__annotations__.update(
+            {k: v for k, v in inspect.get_annotations(func, eval_str=True).items()}
+        )
+        REGISTRY[kind][name] = StepSpec(
+            name=name, kind=kind, func=func, params=_params_model(name, func, one_of),
+            doc=inspect.getdoc(func) or "",
+        )
+        return func
+
+    return decorate
+
+
+def reset_step(name: str, *, one_of: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a reset/cleanup step ``family.name``: ``func(ctx, **params) -> None``."""
+    return _register("reset", name, one_of)
+
+
+def judge(name: str, *, one_of: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a judge ``family.name``: ``func(ctx, **params) -> Verdict``.
+
+    ``one_of`` names alternative params of which exactly one must be given
+    (e.g. ``equals``/``contains``/``regex``); checked when the task loads.
+    """
+    return _register("judge", name, one_of)
+
+
+BUILTIN_PLUGINS = [
+    "deskact.reset_scripts",
+    "deskact.judges",
+]
+_loaded = False
+
+
+def load_plugins(extra: list[str] = ()) -> None:
+    """Import the built-in step modules (and any extra ones) so they register."""
+    global _loaded
+    if not _loaded:
+        for mod in BUILTIN_PLUGINS:
+            importlib.import_module(mod)
+        _loaded = True
+    for mod in extra:
+        importlib.import_module(mod)
+
+
+def lookup(kind: Kind, name: str) -> StepSpec:
+    load_plugins()
+    specs = REGISTRY[kind]
+    if name in specs:
+        return specs[name]
+    what = "judge" if kind == "judge" else "reset step"
+    hint = difflib.get_close_matches(name, list(specs), n=1)
+    other = "reset" if kind == "judge" else "judge"
+    if name in REGISTRY[other]:
+        raise KeyError(f"`{name}` is a {'reset step' if other == 'reset' else 'judge'}, not a {what}")
+    raise KeyError(f"unknown {what} `{name}`" + (f"; did you mean `{hint[0]}`?" if hint else ""))
+
+
+def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
+    spec = lookup("reset", name)
+    spec.func(ctx, **expand(params, ctx.placeholders()))
+
+
+def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
+    """Run a judge; an exception becomes an error verdict that names the judge."""
+    expanded = expand(params, ctx.placeholders())
+    try:
+        spec = lookup("judge", name)
+        verdict = spec.func(ctx, **expanded)
+        if not isinstance(verdict, Verdict):
+            raise TypeError(f"judge returned {type(verdict).__name__}, not a Verdict")
+    except Exception as exc:  # noqa: BLE001 - a crashing judge is reported, never dropped
+        verdict = Verdict(
+            passed=False, error=True,
+            feedback=f"judge `{name}` failed: {type(exc).__name__}: {exc}",
+        )
+    verdict.judge = name
+    verdict.params = expanded
+    return verdict

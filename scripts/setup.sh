@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Idempotent setup on Debian/Ubuntu: system packages (X server, window manager,
+# apps, bubblewrap, Chromium for report tests) and a .venv with deskact installed.
+# Usage: scripts/setup.sh [--no-apt]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip x11vnc
+  bubblewrap
+  libreoffice-calc libreoffice-writer libreoffice-impress
+  chromium chromium-driver
+  fonts-dejavu-core
+)
+
+if [[ "${1:-}" != "--no-apt" ]] && command -v apt-get >/dev/null; then
+  missing=()
+  for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+  done
+  if ((${#missing[@]})); then
+    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    echo "setup: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+PY=${PYTHON:-python3}
+if [[ ! -x .venv/bin/python ]]; then
+  "$PY" -m venv .venv
+fi
+# Reinstall only when the dependency list changed.
+stamp=.venv/.deskact-installed
+if [[ ! -f $stamp ]] || ! cmp -s pyproject.toml "$stamp"; then
+  .venv/bin/pip install -q --upgrade pip
+  .venv/bin/pip install -q -e ".[dev]"
+  cp pyproject.toml "$stamp"
+fi

@@ -1,0 +1,157 @@
+"""The toolkit interface: what users implement to give agents new helpers.
+
+A toolkit names a module whose public objects are preloaded into the agent's
+kernel. Their signatures and docstrings become the model's documentation, so a
+new toolkit needs no prompt editing. A toolkit may also start a local service
+per worker (the Google emulator is one) and register its own reset steps and
+judges by naming modules to import on the host.
+
+Example (a complete toolkit, see README "Writing a toolkit")::
+
+    # mypkg/weather.py
+    import os, requests
+
+    def forecast(city: str) -> dict:
+        \"\"\"Tomorrow's forecast for `city`: {"high": float, "low": float}.\"\"\"
+        return requests.get(f"{os.environ['WEATHER_URL']}/forecast/{city}").json()
+
+    toolkit = Toolkit(name="weather", module="mypkg.weather", exports=["forecast"])
+
+Enable it with ``toolkits: {enabled: [gui, "mypkg.weather:toolkit"]}`` or an
+entry point in the ``deskact.toolkits`` group.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any, Callable
+
+from ..runtime.errors import ToolkitError
+
+
+@dataclass
+class ServiceHandle:
+    """What a running per-worker service tells the kernel and the host steps.
+
+    ``env``: variables set in the kernel (e.g. an access token the agent may see).
+    ``sockets``: env var name -> Unix socket path. The kernel session forwards a
+    loopback TCP port inside the sandbox to each socket and sets the variable to
+    ``http://127.0.0.1:PORT``, so the service is reachable while the network is not.
+    ``host``: anything host-side reset steps and judges need (never sent to the kernel).
+    """
+
+    env: dict[str, str] = field(default_factory=dict)
+    sockets: dict[str, Path] = field(default_factory=dict)
+    host: dict[str, Any] = field(default_factory=dict)
+
+
+ServiceFactory = Callable[["ServiceContext"], AbstractContextManager[ServiceHandle]]
+
+
+@dataclass
+class ServiceContext:
+    """Given to a toolkit's service factory when a worker starts."""
+
+    worker_id: int
+    state_dir: Path
+    """A private folder for this worker's service state."""
+    config: Any
+    """The effective deskact Config."""
+
+
+@dataclass
+class Toolkit:
+    name: str
+    module: str
+    """Module imported in the kernel (and on the host, for documentation)."""
+    exports: list[str]
+    """Names from ``module`` placed in the kernel's namespace, documented for the model."""
+    setup: str = ""
+    """Extra code run in the kernel after the imports (e.g. configure from env vars)."""
+    summary: str = ""
+    """One paragraph for the system prompt before the generated API docs."""
+    service: ServiceFactory | None = None
+    plugins: list[str] = field(default_factory=list)
+    """Host modules to import so their reset steps and judges register."""
+
+    def preload_code(self) -> str:
+        names = ", ".join(self.exports)
+        code = f"from {self.module} import {names}\n" if self.exports else f"import {self.module}\n"
+        return code + self.setup
+
+    def load_plugins(self) -> None:
+        for mod in self.plugins:
+            importlib.import_module(mod)
+
+    def documentation(self) -> str:
+        """Markdown docs generated from the exports' signatures and docstrings."""
+        try:
+            module = importlib.import_module(self.module)
+        except Exception as exc:  # noqa: BLE001 - any import failure is the toolkit's
+            raise ToolkitError(f"toolkit {self.name!r}: cannot import {self.module}: {exc}") from exc
+        parts = [f"### Toolkit `{self.name}`"]
+        if self.summary:
+            parts.append(self.summary.strip())
+        for name in self.exports:
+            obj = getattr(module, name, None)
+            if obj is None:
+                raise ToolkitError(f"toolkit {self.name!r}: {self.module} has no export {name!r}")
+            parts.append(describe(name, obj))
+        return "\n\n".join(parts)
+
+
+def _signature(obj: Callable[..., Any]) -> str:
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return "(...)"
+    params = [p for p in sig.parameters.values() if p.name != "self"]
+    return str(sig.replace(parameters=params))
+
+
+def describe(name: str, obj: Any) -> str:
+    """Document one exported object: a function, or an object and its public methods."""
+    doc = inspect.getdoc(obj) or ""
+    if inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        return f"- `{name}{_signature(obj)}`: {doc}".rstrip(": ")
+    lines = [f"- `{name}`: {doc}".rstrip(": ")]
+    for attr in dir(type(obj)) if not inspect.isclass(obj) and not inspect.ismodule(obj) else dir(obj):
+        if attr.startswith("_"):
+            continue
+        member = getattr(obj, attr, None)
+        if not callable(member):
+            continue
+        mdoc = (inspect.getdoc(member) or "").split("\n\n")[0].replace("\n", " ")
+        lines.append(f"  - `{name}.{attr}{_signature(member)}`: {mdoc}".rstrip(": "))
+    return "\n".join(lines)
+
+
+_BUILTIN = {
+    "gui": "deskact.toolkits.gui:toolkit",
+    "google": "deskact.toolkits.google:toolkit",
+}
+
+
+def load_toolkit(spec: str) -> Toolkit:
+    """Resolve a name (built-in or entry point) or a ``module:attr`` path to a Toolkit."""
+    target = _BUILTIN.get(spec)
+    if target is None and ":" not in spec:
+        found = [ep for ep in entry_points(group="deskact.toolkits") if ep.name == spec]
+        if not found:
+            known = sorted(set(_BUILTIN) | {ep.name for ep in entry_points(group="deskact.toolkits")})
+            raise ToolkitError(f"unknown toolkit {spec!r}; known: {', '.join(known)} (or use module:attr)")
+        target = found[0].value
+    target = target or spec
+    module_name, _, attr = target.partition(":")
+    try:
+        obj = getattr(importlib.import_module(module_name), attr or "toolkit")
+    except (ImportError, AttributeError) as exc:
+        raise ToolkitError(f"toolkit {spec!r}: cannot load {target}: {exc}") from exc
+    if not isinstance(obj, Toolkit):
+        raise ToolkitError(f"toolkit {spec!r}: {target} is a {type(obj).__name__}, not a Toolkit")
+    return obj
