@@ -1,0 +1,23 @@
+"""Render the prompt templates in prompts/*.yaml (Jinja2 with StrictUndefined)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from jinja2 import Environment, StrictUndefined
+
+_ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=False, trim_blocks=True, lstrip_blocks=True)
+
+
+@lru_cache(maxsize=None)
+def templates(name: str = "system") -> dict[str, str]:
+    text = (resources.files("deskact.runtime") / "prompts" / f"{name}.yaml").read_text()
+    return yaml.safe_load(text)
+
+
+def render(key: str, template_set: str = "system", **values: Any) -> str:
+    """Render one template; a missing variable is an error, never an empty string."""
+    return _ENV.from_string(templates(template_set)[key]).render(**values).strip()

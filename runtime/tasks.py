@@ -1,0 +1,350 @@
+"""Task suites: the YAML task format, its loader and its JSON Schema.
+
+A suite is a folder under ``task_suites/`` with YAML files and a ``files/``
+folder of fixtures (``gold/`` holds judge-only files the agent never sees).
+A YAML file holds one task, or a list under ``tasks:`` with optional
+``defaults:`` merged into each. Loading never stops at the first broken task:
+each problem becomes an ``InvalidTask`` naming file, line, task id and field.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from . import steps
+from .errors import TaskError
+
+SUITES_DIR = Path(__file__).resolve().parent.parent / "task_suites"
+
+
+class Step(BaseModel):
+    """One reset/judge/cleanup step: ``family.name: {params}`` in YAML."""
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    line: int | None = None
+
+    def to_yaml(self) -> dict[str, Any]:
+        return {self.name: self.params}
+
+
+class Task(BaseModel):
+    """A task as written in YAML (the public contract), plus where it came from."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
+    id: str
+    """Unique across all suites, e.g. ``os-make-reports-folder``."""
+    instruction: str
+    """What the agent is asked to do; ${WORKSPACE}, ${FILES}, ${HOME} are expanded."""
+    visual: bool = False
+    """Send screenshots to the model (and give the task a display)."""
+    max_steps: int | None = None
+    """Step limit; null = config agent.max_steps."""
+    max_time: float | None = None
+    """Wall-clock limit for the episode in seconds; null = config agent.max_time."""
+    toolkits: list[str] = Field(default_factory=list)
+    """Toolkits this task needs besides the configured ones (e.g. [gui], [google])."""
+    tags: list[str] = Field(default_factory=list)
+    reset: list[Step] = Field(default_factory=list)
+    """Host-side steps run before the agent starts."""
+    judge: list[Step]
+    """Host-side judges run after the agent ends; reward 1 only if all pass."""
+    cleanup: list[Step] = Field(default_factory=list)
+    """Steps that always run at the end, even after errors or Ctrl-C."""
+    reference: str | None = None
+    """A solution: what the ``reference`` model replies with."""
+
+    suite: str = ""
+    """Set by the loader: the suite folder's name."""
+    source: str = ""
+    """Set by the loader: file:line of the task."""
+    suite_dir: str = ""
+    """Set by the loader: the suite folder (holds files/ and gold/)."""
+
+    @property
+    def files_dir(self) -> Path:
+        return Path(self.suite_dir) / "files"
+
+    @property
+    def gold_dir(self) -> Path:
+        return Path(self.suite_dir) / "gold"
+
+
+class InvalidTask(BaseModel):
+    """A task that failed to load. In a run it is reported as ``invalid``, never dropped."""
+
+    file: str
+    line: int | None = None
+    task_id: str | None = None
+    suite: str = ""
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        who = f" task `{self.task_id}`" if self.task_id else ""
+        return f"{where}:{who} {self.message}"
+
+
+class LoadResult(BaseModel):
+    tasks: list[Task] = Field(default_factory=list)
+    invalid: list[InvalidTask] = Field(default_factory=list)
+
+
+# --- YAML with line numbers -------------------------------------------------
+
+
+class _LineDict(dict):  # type: ignore[type-arg]
+    line: int = 0
+    key_lines: dict[str, int]
+
+
+class _LineLoader(yaml.SafeLoader):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> _LineDict:  # type: ignore[override]
+        mapping = _LineDict(super().construct_mapping(node, deep=True))
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
+        return mapping
+
+
+_LineLoader.add_constructor(
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping  # type: ignore[arg-type]
+)
+
+
+def _line_of(mapping: Any, key: str | None = None) -> int | None:
+    if not isinstance(mapping, _LineDict):
+        return None
+    if key is not None and key in mapping.key_lines:
+        return mapping.key_lines[key]
+    return mapping.line
+
+
+# --- parsing ----------------------------------------------------------------
+
+_TASK_FIELDS = [n for n in Task.model_fields if n not in ("suite", "source", "suite_dir")]
+
+
+def _parse_steps(raw: Any, field: str, kind: steps.Kind) -> list[Step]:
+    if raw is None:
+        return []
+    if not isinstance(raw, list):
+        raise ValueError(f"field `{field}` must be a list of steps, got {type(raw).__name__}")
+    out = []
+    for i, item in enumerate(raw):
+        where = f"{field}[{i}]"
+        if isinstance(item, str):
+            item = {item: {}}
+        if not isinstance(item, dict) or len(item) != 1:
+            raise ValueError(f"{where} must be a one-key mapping `family.name: {{params}}`, got {item!r}")
+        (name, params), = item.items()
+        try:
+            spec = steps.lookup(kind, str(name))
+            clean = spec.validate(params)
+        except (KeyError, ValueError) as exc:
+            msg = exc.args[0] if exc.args else str(exc)
+            line = _line_of(item)
+            raise _FieldError(f"{where}: {msg}", line) from None
+        out.append(Step(name=str(name), params=clean, line=_line_of(item)))
+    return out
+
+
+class _FieldError(ValueError):
+    def __init__(self, message: str, line: int | None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def _check_placeholders(value: Any, where: str) -> None:
+    if isinstance(value, str):
+        unknown = steps.placeholder_names(value) - set(steps.PLACEHOLDERS)
+        if unknown:
+            name = sorted(unknown)[0]
+            hint = difflib.get_close_matches(name, steps.PLACEHOLDERS, n=1)
+            raise ValueError(
+                f"{where}: unknown placeholder ${{{name}}}"
+                + (f"; did you mean ${{{hint[0]}}}?" if hint else f" (known: {', '.join(steps.PLACEHOLDERS)})")
+            )
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_placeholders(v, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _check_placeholders(v, f"{where}.{k}")
+
+
+def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] | None = None) -> Task:
+    """Build one Task from its YAML mapping; raises _FieldError/ValueError with the field named."""
+    if not isinstance(raw, dict):
+        raise ValueError(f"a task must be a mapping, got {type(raw).__name__}")
+    data: dict[str, Any] = {**(defaults or {}), **raw}
+    for key in data:
+        if key not in _TASK_FIELDS:
+            hint = difflib.get_close_matches(key, _TASK_FIELDS, n=1)
+            raise _FieldError(
+                f"unknown field `{key}`" + (f"; did you mean `{hint[0]}`?" if hint else ""), _line_of(raw, key)
+            )
+    for field, kind in (("reset", "reset"), ("judge", "judge"), ("cleanup", "reset")):
+        try:
+            data[field] = _parse_steps(data.get(field), field, kind)  # type: ignore[arg-type]
+        except _FieldError:
+            raise
+        except ValueError as exc:
+            raise _FieldError(str(exc), _line_of(raw, field)) from None
+    if not data.get("judge"):
+        raise _FieldError("field `judge` needs at least one judge (a task must be checkable)", _line_of(raw))
+    for field in ("instruction", "reference"):
+        try:
+            _check_placeholders(data.get(field), field)
+        except ValueError as exc:
+            raise _FieldError(str(exc), _line_of(raw, field)) from None
+    for field in ("reset", "judge", "cleanup"):
+        for i, step in enumerate(data[field]):
+            try:
+                _check_placeholders(step.params, f"{field}[{i}] `{step.name}`")
+            except ValueError as exc:
+                raise _FieldError(str(exc), step.line) from None
+    data.update(
+        suite=suite_dir.name,
+        suite_dir=str(suite_dir),
+        source=f"{file}:{_line_of(raw) or 1}",
+    )
+    try:
+        return Task.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise _FieldError(
+            f"field `{field}` = {err.get('input')!r}: {err['msg']}", _line_of(raw, str(err["loc"][0]))
+        ) from None
+
+
+def load_file(file: Path, suite_dir: Path | None = None) -> LoadResult:
+    """Load the tasks in one YAML file; problems become InvalidTask entries."""
+    suite_dir = suite_dir or _suite_dir_of(file)
+    result = LoadResult()
+    try:
+        doc = yaml.load(file.read_text(), Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        result.invalid.append(
+            InvalidTask(file=str(file), line=mark.line + 1 if mark else None, suite=suite_dir.name,
+                        message=f"not valid YAML: {getattr(exc, 'problem', exc)}")
+        )
+        return result
+    except OSError as exc:
+        raise TaskError(f"{file}: cannot read: {exc}") from None
+    if doc is None:
+        return result
+    if isinstance(doc, dict) and "tasks" in doc:
+        defaults = doc.get("defaults") or {}
+        extra = set(doc) - {"tasks", "defaults"}
+        if extra:
+            result.invalid.append(InvalidTask(file=str(file), line=_line_of(doc, sorted(extra)[0]),
+                                              suite=suite_dir.name,
+                                              message=f"unknown top-level key `{sorted(extra)[0]}` (expected tasks, defaults)"))
+        raw_tasks = doc["tasks"] or []
+        if not isinstance(raw_tasks, list):
+            result.invalid.append(InvalidTask(file=str(file), line=_line_of(doc, "tasks"), suite=suite_dir.name,
+                                              message="`tasks` must be a list"))
+            return result
+    else:
+        defaults, raw_tasks = {}, [doc]
+    for raw in raw_tasks:
+        task_id = raw.get("id") if isinstance(raw, dict) else None
+        try:
+            result.tasks.append(parse_task(raw, suite_dir, file, defaults))
+        except ValueError as exc:
+            line = getattr(exc, "line", None) or _line_of(raw)
+            result.invalid.append(
+                InvalidTask(file=str(file), line=line, task_id=task_id, suite=suite_dir.name, message=str(exc))
+            )
+    return result
+
+
+def _suite_dir_of(file: Path) -> Path:
+    """A task file's suite is the nearest folder above it that is not files/ or gold/."""
+    return file.resolve().parent
+
+
+def load_tasks(paths: Iterable[str | Path]) -> LoadResult:
+    """Load suite folders (recursively: a folder of suites works too) and/or YAML files.
+
+    Checks that task ids are unique across everything loaded.
+    """
+    result = LoadResult()
+    for path in paths:
+        path = Path(path)
+        if path.is_file():
+            part = load_file(path)
+        elif path.is_dir():
+            part = LoadResult()
+            for file in sorted(path.rglob("*.y*ml")):
+                if file.suffix not in (".yaml", ".yml") or {"files", "gold"} & set(file.relative_to(path).parts):
+                    continue
+                sub = load_file(file, file.resolve().parent)
+                part.tasks += sub.tasks
+                part.invalid += sub.invalid
+        else:
+            raise TaskError(f"{path}: no such suite folder or task file")
+        result.tasks += part.tasks
+        result.invalid += part.invalid
+    seen: dict[str, Task] = {}
+    unique = []
+    for task in result.tasks:
+        if task.id in seen:
+            result.invalid.append(InvalidTask(
+                file=task.source.rsplit(":", 1)[0], line=int(task.source.rsplit(":", 1)[1]),
+                task_id=task.id, suite=task.suite,
+                message=f"duplicate task id (first defined at {seen[task.id].source})",
+            ))
+        else:
+            seen[task.id] = task
+            unique.append(task)
+    result.tasks = unique
+    return result
+
+
+def json_schema() -> dict[str, Any]:
+    """JSON Schema of the task format, with every registered step and its params."""
+    steps.load_plugins()
+
+    def step_schema(kind: steps.Kind) -> dict[str, Any]:
+        options = []
+        for name, spec in sorted(steps.REGISTRY[kind].items()):
+            params = spec.params.model_json_schema()
+            params.pop("title", None)
+            options.append({
+                "type": "object", "description": spec.doc.split("\n\n")[0],
+                "properties": {name: params}, "required": [name], "additionalProperties": False,
+            })
+        return {"oneOf": options}
+
+    task = Task.model_json_schema()
+    props = {k: v for k, v in task["properties"].items() if k in _TASK_FIELDS}
+    for field, kind in (("reset", "reset"), ("cleanup", "reset"), ("judge", "judge")):
+        props[field] = {"type": "array", "items": {"$ref": f"#/$defs/{kind}_step"},
+                        "description": task["properties"][field].get("description", "")}
+    task_def = {"type": "object", "properties": props, "required": ["id", "instruction", "judge"],
+                "additionalProperties": False}
+    defaults_def = {**task_def, "required": []}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "deskact task file",
+        "$defs": {"task": task_def, "reset_step": step_schema("reset"), "judge_step": step_schema("judge")},
+        "oneOf": [
+            {"$ref": "#/$defs/task"},
+            {"type": "object", "required": ["tasks"], "additionalProperties": False,
+             "properties": {"defaults": defaults_def, "tasks": {"type": "array", "items": {"$ref": "#/$defs/task"}}}},
+        ],
+    }
+
+
+def write_schema(path: Path = SUITES_DIR / "schema.json") -> None:
+    path.write_text(json.dumps(json_schema(), indent=1) + "\n")
