@@ -72,6 +72,10 @@ class DisplayConfig(Section):
     """Window manager started on virtual displays (empty string for none)."""
     start_timeout: float = 15.0
     """Seconds to wait for the X server and window manager to answer."""
+    vnc: bool = False
+    """Serve virtual displays with x11vnc on 127.0.0.1 so a person can watch (no password: loopback only)."""
+    vnc_port: int | None = None
+    """x11vnc port; null = a free port (printed by ``deskact display up``)."""
 
 
 class ObservationConfig(Section):

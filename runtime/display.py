@@ -1,0 +1,384 @@
+"""X displays for agents: a private headless Xvfb per worker, or the person's own.
+
+``Display`` starts Xvfb on a free display number (Xvfb picks it and reports it
+through ``-displayfd`` once it accepts connections), then a window manager, and
+waits until the manager owns the ``WM_S0`` selection. No fixed sleeps: every
+wait is a probe with a deadline.
+
+Processes die with the runtime: each child runs in its own process group (so
+``stop`` can kill everything it spawned) and gets ``PR_SET_PDEATHSIG`` =
+SIGKILL. PDEATHSIG fires when the *thread* that forked the child exits, so all
+children are spawned from one long-lived helper thread, not the caller's
+(a runner worker thread may finish while its display is still in use).
+"""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+from .config import Config, DisplayConfig
+from .errors import DisplayError
+
+_PR_SET_PDEATHSIG = 1
+_libc = ctypes.CDLL(None, use_errno=True)
+# One thread forks every child, and lives as long as the interpreter (see module doc).
+_spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-display-spawn")
+_live: set["Display"] = set()
+_live_lock = threading.Lock()
+
+
+def _die_with_parent() -> None:
+    """preexec_fn: SIGKILL this child when the spawning thread (and so the runtime) dies."""
+    _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _spawn(argv: Sequence[str], env: dict[str, str], pass_fds: Sequence[int] = ()) -> subprocess.Popen[bytes]:
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
+            list(argv),
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=tuple(pass_fds),
+            start_new_session=True,  # own process group: stop() kills the whole tree
+            preexec_fn=_die_with_parent,
+        )
+
+    return _spawner.submit(start).result()
+
+
+def _kill_group(proc: subprocess.Popen[bytes], grace: float = 2.0) -> None:
+    """SIGTERM the child's process group, then SIGKILL what is left after ``grace``."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(grace)
+        except subprocess.TimeoutExpired:
+            pass
+    # Leftover members of the group (e.g. a WM's helpers) go too, even if the leader exited.
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        pass
+    if proc.stderr is not None:
+        proc.stderr.close()
+
+
+def _stderr_tail(proc: subprocess.Popen[bytes], limit: int = 800) -> str:
+    """What a child said before failing (only read once it has exited, so never blocks)."""
+    if proc.stderr is None or proc.poll() is None:
+        return ""
+    try:
+        text = proc.stderr.read().decode(errors="replace").strip()
+    except (OSError, ValueError):
+        return ""
+    return text[-limit:]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _x_connect(name: str) -> Any:
+    from Xlib import display as xdisplay  # python-xlib: pure Python, no libX11 needed
+
+    return xdisplay.Display(name)
+
+
+def probe(name: str) -> tuple[int, int]:
+    """Connect to X display ``name`` and return its root size; raises DisplayError if it is not there."""
+    try:
+        conn = _x_connect(name)
+    except Exception as exc:  # noqa: BLE001 - Xlib raises many unrelated types
+        raise DisplayError(f"cannot connect to X display {name!r}: {exc}") from exc
+    try:
+        screen = conn.screen()
+        return int(screen.width_in_pixels), int(screen.height_in_pixels)
+    finally:
+        conn.close()
+
+
+def _wm_running(conn: Any) -> bool:
+    """A ICCCM-compliant window manager owns the WM_S0 selection (openbox, xfwm4, ...)."""
+    from Xlib import X
+
+    return bool(conn.get_selection_owner(conn.intern_atom("WM_S0")) != X.NONE)
+
+
+class Display:
+    """One X display. Use as a context manager; several can run side by side.
+
+    ``mode="virtual"``: start a private Xvfb (+ window manager, + optional VNC).
+    ``mode="attach"``: use an existing display (``name`` or ``$DISPLAY``);
+    nothing is started or stopped.
+    """
+
+    def __init__(
+        self,
+        width: int = 1920,
+        height: int = 1080,
+        depth: int = 24,
+        window_manager: str = "openbox",
+        start_timeout: float = 15.0,
+        vnc: bool = False,
+        vnc_port: int | None = None,
+        mode: Literal["virtual", "attach"] = "virtual",
+        name: str | None = None,
+    ) -> None:
+        self.width, self.height, self.depth = width, height, depth
+        self.window_manager = window_manager
+        self.start_timeout = start_timeout
+        self.vnc = vnc
+        self.vnc_port = vnc_port
+        self.mode = mode
+        self.name: str = name or ""
+        """The DISPLAY value, e.g. ``:3`` (set once started)."""
+        self._procs: dict[str, subprocess.Popen[bytes]] = {}
+        self._attached = False
+
+    @classmethod
+    def from_config(cls, config: DisplayConfig, **overrides: Any) -> "Display":
+        fields = dict(
+            width=config.width,
+            height=config.height,
+            depth=config.depth,
+            window_manager=config.window_manager,
+            start_timeout=config.start_timeout,
+            vnc=config.vnc,
+            vnc_port=config.vnc_port,
+        )
+        fields.update(overrides)
+        if config.mode == "attach":
+            fields["mode"] = "attach"
+        return cls(**fields)
+
+    # -- lifecycle -----------------------------------------------------------------
+
+    def start(self) -> "Display":
+        if self.running:
+            return self
+        if self.mode == "attach":
+            self._attach()
+            return self
+        try:
+            self._start_xvfb()
+            if self.window_manager:
+                self._start_wm()
+            if self.vnc:
+                self._start_vnc()
+        except BaseException:
+            self.stop()
+            raise
+        with _live_lock:
+            _live.add(self)
+        return self
+
+    def stop(self) -> None:
+        """Stop everything this display started (VNC, window manager, Xvfb). Idempotent."""
+        # Reverse start order: clients before the server, so they exit cleanly.
+        for key in ("vnc", "wm", "xvfb"):
+            proc = self._procs.pop(key, None)
+            if proc is not None:
+                _kill_group(proc)
+        with _live_lock:
+            _live.discard(self)
+
+    def __enter__(self) -> "Display":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        return f"Display({self.name or '?'}, {self.width}x{self.height}x{self.depth}, {self.mode})"
+
+    @property
+    def running(self) -> bool:
+        if self.mode == "attach":
+            return self._attached
+        xvfb = self._procs.get("xvfb")
+        return xvfb is not None and xvfb.poll() is None
+
+    @property
+    def number(self) -> int:
+        return int(self.name.lstrip(":").split(".")[0].split(":")[-1])
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    @property
+    def pids(self) -> dict[str, int]:
+        """Process ids of what this display runs (for diagnostics and tests)."""
+        return {key: proc.pid for key, proc in self._procs.items()}
+
+    def env(self) -> dict[str, str]:
+        """Environment for programs that should draw on this display."""
+        return {"DISPLAY": self.name}
+
+    @property
+    def vnc_url(self) -> str | None:
+        return f"vnc://127.0.0.1:{self.vnc_port}" if self.vnc and self.vnc_port else None
+
+    # -- steps ---------------------------------------------------------------------
+
+    def _attach(self) -> None:
+        self.name = self.name or os.environ.get("DISPLAY", "")
+        if not self.name:
+            raise DisplayError("display.mode = 'attach' but DISPLAY is not set: start an X session or use mode 'virtual'")
+        self.width, self.height = probe(self.name)
+        self._attached = True
+
+    def _child_env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY")}
+        if self.name:
+            env["DISPLAY"] = self.name
+        return env
+
+    def _start_xvfb(self) -> None:
+        xvfb = shutil.which("Xvfb")
+        if xvfb is None:
+            raise DisplayError("Xvfb is not installed (apt-get install xvfb); needed for display.mode = 'virtual'")
+        read_fd, write_fd = os.pipe()
+        argv = [
+            xvfb,
+            "-displayfd", str(write_fd),  # Xvfb picks a free number and writes it here when ready
+            "-screen", "0", f"{self.width}x{self.height}x{self.depth}",
+            "-nolisten", "tcp",
+            "-noreset",  # keep running when the last client disconnects
+            "+extension", "RANDR",
+        ]
+        try:
+            proc = _spawn(argv, self._child_env(), pass_fds=[write_fd])
+        finally:
+            os.close(write_fd)
+        self._procs["xvfb"] = proc
+        try:
+            number = self._read_display_number(read_fd, proc)
+        finally:
+            os.close(read_fd)
+        self.name = f":{number}"
+        self._wait_until("X server accepts connections", lambda: self._try(probe, self.name), proc)
+
+    def _read_display_number(self, fd: int, proc: subprocess.Popen[bytes]) -> int:
+        deadline = time.monotonic() + self.start_timeout
+        data = b""
+        while not data.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise DisplayError(f"Xvfb did not report a display number within {self.start_timeout}s")
+            ready, _, _ = select.select([fd], [], [], min(left, 0.2))
+            if ready:
+                chunk = os.read(fd, 64)
+                if not chunk:  # pipe closed: Xvfb exited
+                    break
+                data += chunk
+            elif proc.poll() is not None:
+                break
+        if not data.strip().isdigit():
+            proc.wait(1)
+            raise DisplayError(
+                f"Xvfb failed to start ({self.width}x{self.height}x{self.depth}): "
+                f"{_stderr_tail(proc) or 'no output'}"
+            )
+        return int(data.strip())
+
+    def _start_wm(self) -> None:
+        wm = shutil.which(self.window_manager)
+        if wm is None:
+            raise DisplayError(
+                f"display.window_manager = {self.window_manager!r} is not installed "
+                "(apt-get install openbox, or set it to '' for none)"
+            )
+        argv = [wm]
+        if Path(wm).name == "openbox":
+            argv.append("--sm-disable")  # no session manager here; avoids a startup warning and delay
+        proc = _spawn(argv, self._child_env())
+        self._procs["wm"] = proc
+        conn = _x_connect(self.name)
+        try:
+            self._wait_until(f"window manager {self.window_manager!r} owns WM_S0", lambda: _wm_running(conn), proc)
+        finally:
+            conn.close()
+
+    def _start_vnc(self) -> None:
+        x11vnc = shutil.which("x11vnc")
+        if x11vnc is None:
+            raise DisplayError("--vnc needs x11vnc (apt-get install x11vnc)")
+        self.vnc_port = self.vnc_port or _free_port()
+        argv = [
+            x11vnc, "-display", self.name, "-localhost", "-rfbport", str(self.vnc_port),
+            "-forever", "-shared", "-nopw", "-quiet", "-noxdamage",
+        ]
+        proc = _spawn(argv, self._child_env())
+        self._procs["vnc"] = proc
+        port = self.vnc_port
+
+        def listening() -> bool:
+            with socket.socket() as sock:
+                sock.settimeout(0.2)
+                return sock.connect_ex(("127.0.0.1", port)) == 0
+
+        self._wait_until(f"x11vnc listens on 127.0.0.1:{port}", listening, proc)
+
+    @staticmethod
+    def _try(fn: Any, *args: Any) -> bool:
+        try:
+            fn(*args)
+            return True
+        except DisplayError:
+            return False
+
+    def _wait_until(self, what: str, ready: Any, proc: subprocess.Popen[bytes]) -> None:
+        """Poll ``ready()`` with a short backoff until it is true, the child dies, or the deadline passes."""
+        deadline = time.monotonic() + self.start_timeout
+        delay = 0.005
+        while not ready():
+            if proc.poll() is not None:
+                raise DisplayError(f"{self.name}: {what}: process exited with {proc.returncode}: {_stderr_tail(proc)}")
+            if time.monotonic() > deadline:
+                raise DisplayError(f"{self.name}: timed out after {self.start_timeout}s waiting until {what}")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+
+def open_display(config: Config | DisplayConfig, **overrides: Any) -> Display | None:
+    """Start (virtual) or attach to the display the config asks for; None in mode 'none'.
+
+    The caller owns the result: ``with open_display(cfg) as d`` or call ``d.stop()``.
+    """
+    section = config.display if isinstance(config, Config) else config
+    if section.mode == "none":
+        return None
+    return Display.from_config(section, **overrides).start()
+
+
+@atexit.register
+def _stop_all() -> None:
+    """Normal interpreter exit: stop displays the caller forgot (PDEATHSIG covers kills)."""
+    with _live_lock:
+        live = list(_live)
+    for display in live:
+        display.stop()

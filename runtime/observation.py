@@ -1,0 +1,178 @@
+"""Screenshots for the model, taken in the runtime's own process (never through the kernel).
+
+A grab is scaled down to fit ``observation.max_width x max_height`` (aspect
+kept, never enlarged) and encoded as PNG or JPEG. The model writes coordinates
+in the image it saw; ``fit_scale`` is the single definition of that mapping,
+shared with the GUI toolkit in the kernel so both sides agree.
+
+Speed (see BENCHMARKS.md "screen"): mss grabs through MIT-SHM in ~2 ms; the
+raw BGRX buffer goes to PIL without a copy, ``Image.reduce`` handles integer
+factors and BILINEAR the rest, and PNG uses zlib level 1 (text-heavy screens
+compress well even at level 1; higher levels cost 3-10x the time for ~10 %).
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+from PIL import Image as PILImage
+from pydantic import BaseModel
+
+from .config import ObservationConfig
+from .errors import DisplayError
+from .execution import Image
+
+
+def fit_scale(width: int, height: int, max_width: int, max_height: int) -> float:
+    """Factor (<= 1) that makes ``width x height`` fit into ``max_width x max_height``."""
+    if width <= 0 or height <= 0:
+        raise ValueError(f"screen size must be positive, got {width}x{height}")
+    return min(1.0, max_width / width, max_height / height)
+
+
+def scaled_size(width: int, height: int, scale: float) -> tuple[int, int]:
+    return max(1, round(width * scale)), max(1, round(height * scale))
+
+
+class Screenshot(BaseModel):
+    """One observation: the encoded image plus what is needed to map coordinates back."""
+
+    image: Image
+    width: int
+    """Size of the encoded image (the model's coordinate space)."""
+    height: int
+    original_width: int
+    """Size of the screen in pixels."""
+    original_height: int
+    scale: float
+    """Image pixels per screen pixel (1.0 = not scaled)."""
+    cursor: tuple[int, int] | None = None
+    """Pointer position in image coordinates (None if the pointer is off screen)."""
+    cursor_screen: tuple[int, int] | None = None
+    """Pointer position in screen pixels."""
+
+    def to_screen(self, x: float, y: float) -> tuple[int, int]:
+        """Map a point in the image to screen pixels."""
+        return round(x / self.scale), round(y / self.scale)
+
+    def describe(self) -> str:
+        """One line for the prompt stating the coordinate space."""
+        note = "" if self.scale == 1.0 else f" (screen is {self.original_width}x{self.original_height}, scaled)"
+        where = f"; mouse pointer at {self.cursor}" if self.cursor else ""
+        return f"Screenshot {self.width}x{self.height}{note}; use coordinates in this image{where}."
+
+
+def scale_image(img: PILImage.Image, size: tuple[int, int]) -> PILImage.Image:
+    """Fast, good-enough downscale: integer box reduction first, then bilinear for the rest."""
+    if img.size == size:
+        return img
+    factor = min(img.width // size[0], img.height // size[1])
+    if factor >= 2:
+        # reduce() is a box filter on integer factors, several times faster than a resample.
+        img = img.reduce(factor)
+    if img.size != size:
+        img = img.resize(size, PILImage.Resampling.BILINEAR)
+    return img
+
+
+def encode(img: PILImage.Image, config: ObservationConfig) -> Image:
+    buf = io.BytesIO()
+    if config.format == "png":
+        img.save(buf, format="PNG", compress_level=1)
+        return Image(media_type="image/png", data=buf.getvalue())
+    img.save(buf, format="JPEG", quality=config.jpeg_quality)
+    return Image(media_type="image/jpeg", data=buf.getvalue())
+
+
+class Grabber:
+    """A connection to one X display that grabs frames and the pointer position.
+
+    Keeps the mss and Xlib connections open between steps (opening them costs
+    more than a grab). Thread-safe; one per display.
+    """
+
+    def __init__(self, display: str, include_cursor: bool = True) -> None:
+        import mss
+        from Xlib import display as xdisplay
+
+        self.display = display
+        self.include_cursor = include_cursor
+        self._lock = threading.Lock()
+        try:
+            self._sct = mss.mss(display=display, with_cursor=include_cursor)
+            self._x = xdisplay.Display(display)
+        except Exception as exc:  # noqa: BLE001 - mss/Xlib raise assorted types
+            raise DisplayError(f"cannot capture X display {display!r}: {exc}") from exc
+        self._root = self._x.screen().root
+
+    def grab(self) -> tuple[PILImage.Image, tuple[int, int] | None]:
+        """Full-resolution RGB frame and the pointer position in screen pixels."""
+        with self._lock:
+            shot = self._sct.grab(self._sct.monitors[0])
+            pointer = self._root.query_pointer()
+        # BGRX -> RGB without an intermediate copy (mss .rgb would do the same in Python).
+        img = PILImage.frombuffer("RGB", shot.size, shot.raw, "raw", "BGRX", 0, 1)
+        cursor = (int(pointer.root_x), int(pointer.root_y)) if pointer.same_screen else None
+        return img, cursor
+
+    def close(self) -> None:
+        with self._lock:
+            self._sct.close()
+            self._x.close()
+
+
+_grabbers: dict[tuple[str, bool], Grabber] = {}
+_grabbers_lock = threading.Lock()
+
+
+def _grabber(display: str, include_cursor: bool) -> Grabber:
+    key = (display, include_cursor)
+    with _grabbers_lock:
+        grabber = _grabbers.get(key)
+        if grabber is None:
+            grabber = _grabbers[key] = Grabber(display, include_cursor)
+        return grabber
+
+
+def forget(display: str) -> None:
+    """Close cached connections to ``display`` (call when it stops)."""
+    with _grabbers_lock:
+        for key in [k for k in _grabbers if k[0] == display]:
+            _grabbers.pop(key).close()
+
+
+def capture(display: str, config: ObservationConfig | None = None) -> Screenshot:
+    """Screenshot of X display ``display`` (e.g. ":3") as the model should see it."""
+    config = config or ObservationConfig()
+    try:
+        img, cursor = _grabber(display, config.include_cursor).grab()
+    except DisplayError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a display that went away: drop the cached connection
+        forget(display)
+        raise DisplayError(f"screenshot of X display {display!r} failed: {exc}") from exc
+    return screenshot_from(img, cursor, config)
+
+
+def screenshot_from(img: PILImage.Image, cursor: tuple[int, int] | None, config: ObservationConfig) -> Screenshot:
+    """Scale and encode a full-resolution frame (split out for benchmarks and other sources)."""
+    scale = fit_scale(img.width, img.height, config.max_width, config.max_height)
+    size = scaled_size(img.width, img.height, scale)
+    small = scale_image(img, size)
+    return Screenshot(
+        image=encode(small, config),
+        width=small.width,
+        height=small.height,
+        original_width=img.width,
+        original_height=img.height,
+        scale=scale,
+        cursor=(round(cursor[0] * scale), round(cursor[1] * scale)) if cursor else None,
+        cursor_screen=cursor,
+    )
+
+
+def decode(shot: Screenshot) -> Any:
+    """The screenshot as a PIL image (for judges, reports and tests)."""
+    return PILImage.open(io.BytesIO(shot.image.data))
