@@ -60,3 +60,84 @@ def run() -> None:
     except DeskactError as exc:
         console.print(f"[red]error:[/red] {exc}")
         sys.exit(2)
+
+
+@app.command("run")
+def run_cmd(
+    paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
+    model: Optional[str] = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, scripted/FILE, human."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
+    tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
+    resume: bool = typer.Option(False, "--resume", help="Skip tasks already judged in OUT/results.jsonl."),
+    keep: bool = typer.Option(False, "--keep", help="Keep each task's workspace."),
+    strategy: Optional[str] = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
+    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Run task suites headless and write results.jsonl, trajectories and a report."""
+    from .runner import Run, RunOptions, default_out_dir
+    from .views import print_summary, progress_bar
+
+    try:
+        cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
+                          runner__keep_workspace=keep or None, sandbox__mode=sandbox)
+        out_dir = out or default_out_dir(cfg)
+        opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
+                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume)
+        with progress_bar(console) as (on_start, on_result):
+            results = Run(cfg, opts, on_result=on_result, on_start=on_start).execute()
+    except DeskactError as exc:
+        fail(exc)
+    except KeyboardInterrupt:
+        console.print(f"[yellow]interrupted[/]: finished results are in {out_dir}/results.jsonl; "
+                      "run again with --resume to complete")
+        raise typer.Exit(130)
+    print_summary(Console(), results)
+    _write_report(out_dir)
+    console.print(f"results: {out_dir}/results.jsonl")
+
+
+def _write_report(out_dir: Path) -> None:
+    try:
+        from .report import write_report
+    except ImportError:
+        return
+    path = write_report(out_dir)
+    console.print(f"report: {path}")
+
+
+@app.command("validate")
+def validate_cmd(
+    paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
+    workers: Optional[int] = typer.Option(None, "--workers", "-w"),
+    tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Check every task: its reference solution must pass and doing nothing (noop) must fail."""
+    from .validate import validate
+
+    try:
+        cfg = config_from(config, runner__workers=workers)
+        problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks)
+    except DeskactError as exc:
+        fail(exc)
+    for p in problems:
+        console.print(f"[red]FAIL[/] {p.task_id} with {p.model}: {p.status}, reward {p.reward}: {p.detail}")
+    bad = len({p.task_id for p in problems})
+    console.print(f"{checked - bad}/{checked} tasks valid")
+    raise typer.Exit(1 if problems else 0)
+
+
+@app.command("schema")
+def schema_cmd(out: Optional[Path] = typer.Option(None, "--out", help="Write here instead of stdout.")) -> None:
+    """Print the JSON Schema of the task format (shipped as task_suites/schema.json)."""
+    import json
+
+    from .tasks import json_schema
+
+    text = json.dumps(json_schema(), indent=1) + "\n"
+    if out:
+        out.write_text(text)
+    else:
+        print(text, end="")

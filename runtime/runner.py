@@ -1,0 +1,221 @@
+"""The headless runner: many tasks, N workers, results flushed as each task ends.
+
+Ctrl-C (or SIGTERM) stops handing out tasks and interrupts the running ones;
+their cleanups still run, finished results stay in results.jsonl, and a later
+``--resume`` run completes the suite.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import queue
+import signal
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Callable
+
+from pydantic import BaseModel
+
+from .config import Config
+from .errors import DeskactError
+from .models import make_model
+from .models.base import Model
+from .results import ResultsWriter, TaskResult, latest_by_task, read_results
+from .task_env import TaskEnv
+from .tasks import InvalidTask, Task, load_tasks
+from .trajectory import TrajectoryWriter, safe_name
+from .worker import Worker
+
+ModelFactory = Callable[[], Model]
+
+
+class RunOptions(BaseModel):
+    paths: list[str]
+    model: str
+    out: Path
+    workers: int = 1
+    tasks_glob: str | None = None
+    resume: bool = False
+
+
+class Stop(Exception):
+    """Raised inside a worker when the run was interrupted."""
+
+
+def default_out_dir(config: Config) -> Path:
+    return Path(config.runner.out.format(timestamp=datetime.now().strftime("%Y%m%d-%H%M%S")))
+
+
+def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threading.Event,
+             active: dict[int, TaskEnv] | None = None) -> TaskResult:
+    """Run one task start to finish; every failure becomes a result, never an exception."""
+    started = time.monotonic()
+    folder = out / "trajectories" / safe_name(task.id)
+    traj = TrajectoryWriter(folder)
+    result = TaskResult(task_id=task.id, suite=task.suite, tags=task.tags, status="error",
+                        model=model.name, trajectory=str(folder.relative_to(out)), source=task.source)
+    env: TaskEnv | None = None
+    try:
+        env = TaskEnv(task, worker)
+        if active is not None:
+            active[threading.get_ident()] = env
+        env.reset()
+        if stop.is_set():
+            raise Stop
+        agent_start = time.monotonic()
+        episode = env.start_episode(model, on_step=traj.step)
+        while not episode.finished:
+            if stop.is_set():
+                raise Stop
+            episode.step()
+        env.times.agent = time.monotonic() - agent_start
+        record = episode.record
+        result.finish_reason = record.finish_reason
+        result.steps = len(record.steps)
+        result.tokens = record.usage
+        verdicts = env.judge()
+        result.verdicts = verdicts
+        result.reward = int(all(v.passed for v in verdicts))
+        result.feedback = " ".join(v.feedback for v in verdicts if not v.passed and v.feedback)
+        errors = [v.feedback for v in verdicts if v.error]
+        if record.finish_reason in ("model_error", "kernel_error"):
+            errors.insert(0, f"{record.finish_reason}: {record.error}")
+        result.status = "error" if errors else ("passed" if result.reward else "failed")
+        result.error = "; ".join(errors) or None
+        traj.episode(record, {"instruction": env.expand(task.instruction), "system_prompt": env.system_prompt()})
+    except Stop:
+        raise
+    except DeskactError as exc:
+        result.error = str(exc)
+    except Exception as exc:  # noqa: BLE001 - an infrastructure failure is a reported error
+        result.error = f"{type(exc).__name__}: {exc}"
+    finally:
+        if env is not None:
+            problems = env.cleanup()
+            if problems:
+                result.error = "; ".join(filter(None, [result.error, *problems]))
+                if result.status != "error":
+                    result.status = "error"
+            result.phases = env.times
+        if active is not None:
+            active.pop(threading.get_ident(), None)
+    result.duration_s = time.monotonic() - started
+    return result
+
+
+def invalid_result(bad: InvalidTask, model: str) -> TaskResult:
+    return TaskResult(task_id=bad.task_id or f"{Path(bad.file).name}:{bad.line}", suite=bad.suite,
+                      status="invalid", model=model, error=str(bad), source=f"{bad.file}:{bad.line}")
+
+
+def select(tasks: list[Task], pattern: str | None) -> list[Task]:
+    if not pattern:
+        return tasks
+    pats = [p.strip() for p in pattern.split(",") if p.strip()]
+    return [t for t in tasks if any(fnmatch.fnmatch(t.id, p) for p in pats)]
+
+
+class Run:
+    """A whole run. ``on_result`` is called (from worker threads) as each task ends."""
+
+    def __init__(self, config: Config, options: RunOptions,
+                 on_result: Callable[[TaskResult], None] | None = None,
+                 on_start: Callable[[int], None] | None = None) -> None:
+        self.config, self.options = config, options
+        self.on_result = on_result or (lambda r: None)
+        self.on_start = on_start or (lambda n: None)
+        self.stop = threading.Event()
+        self.active: dict[int, TaskEnv] = {}
+
+    def execute(self) -> list[TaskResult]:
+        opts = self.options
+        loaded = load_tasks(opts.paths)
+        tasks = select(loaded.tasks, opts.tasks_glob)
+        results_path = opts.out / "results.jsonl"
+        done = latest_by_task(read_results(results_path)) if opts.resume else {}
+        if not opts.resume and results_path.exists() and results_path.stat().st_size:
+            raise DeskactError(f"{results_path} already holds results: use --resume or another --out")
+        skip = {tid for tid, r in done.items() if r.status in ("passed", "failed")}
+        todo = [t for t in tasks if t.id not in skip]
+        make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
+
+        writer = ResultsWriter(results_path)
+        lock = threading.Lock()
+        results: list[TaskResult] = [done[t] for t in tasks if t.id in skip]
+
+        def record(res: TaskResult) -> None:
+            with lock:
+                writer.write(res)
+                results.append(res)
+            self.on_result(res)
+
+        self.on_start(len(todo) + len(loaded.invalid))
+        for bad in loaded.invalid:
+            if not opts.tasks_glob or fnmatch.fnmatch(bad.task_id or "", opts.tasks_glob):
+                record(invalid_result(bad, opts.model))
+
+        work: queue.Queue[Task] = queue.Queue()
+        for t in todo:
+            work.put(t)
+        failures: list[BaseException] = []
+
+        def worker_main(worker_id: int) -> None:
+            try:
+                with Worker(self.config, worker_id) as worker:
+                    model = make_model(opts.model, self.config)
+                    while not self.stop.is_set():
+                        try:
+                            task = work.get_nowait()
+                        except queue.Empty:
+                            return
+                        try:
+                            record(run_task(task, worker, model, opts.out, self.stop, self.active))
+                        except Stop:
+                            return
+            except BaseException as exc:  # noqa: BLE001 - surfaced by the main thread
+                failures.append(exc)
+                self.stop.set()
+
+        threads = [threading.Thread(target=worker_main, args=(i,), daemon=True, name=f"worker-{i}")
+                   for i in range(max(1, min(opts.workers, len(todo) or 1)))]
+        previous = _install_sigterm()
+        try:
+            for th in threads:
+                th.start()
+            while any(th.is_alive() for th in threads):
+                for th in threads:
+                    th.join(timeout=0.2)
+        except KeyboardInterrupt:
+            self.interrupt()
+            for th in threads:
+                th.join()
+            raise
+        finally:
+            signal.signal(signal.SIGTERM, previous) if previous is not None else None
+            writer.close()
+        if failures:
+            raise DeskactError(f"worker failed: {type(failures[0]).__name__}: {failures[0]}")
+        return results
+
+    def interrupt(self) -> None:
+        """Stop handing out tasks and interrupt the code running in every active kernel."""
+        self.stop.set()
+        for env in list(self.active.values()):
+            session = env.session
+            if session is not None:
+                try:
+                    session.interrupt()
+                except Exception:  # noqa: BLE001 - best effort while stopping
+                    pass
+
+
+def _install_sigterm() -> object:
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def to_interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    return signal.signal(signal.SIGTERM, to_interrupt)

@@ -1,0 +1,157 @@
+"""One task's live environment: workspace, reset, kernel, episode, judges, cleanup.
+
+The headless runner and the notebook API both go through this class, so a
+task behaves the same in both. Reset steps and judges run here, in the host
+process: gold files and expected values never enter the agent's kernel.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from .agent import ConfirmFn, Episode, StepRecord
+from .errors import DeskactError
+from .execution import ExecResult
+from .models.base import Model
+from .prompting import render
+from .results import PhaseTimes
+from .steps import StepContext, Verdict, run_judge, run_reset
+from .tasks import Task
+from .worker import Worker
+
+
+class TaskEnv:
+    def __init__(self, task: Task, worker: Worker) -> None:
+        self.task = task
+        self.worker = worker
+        self.config = worker.config
+        self.toolkits = worker.toolkits_for(task.toolkits)
+        self.display: Any = worker.display() if (task.visual or "gui" in task.toolkits) else None
+        self.session: Any = None
+        self.workspace: Path | None = None
+        self.times = PhaseTimes()
+        self.episode: Episode | None = None
+        self._cleaned = False
+
+    # -- lifecycle ------------------------------------------------------------
+
+    def reset(self) -> None:
+        """Get a fresh kernel (and its workspace) from the pool, then run the reset steps."""
+        start = time.monotonic()
+        pool = self.worker.pool(self.toolkits, self.display)
+        self.session = pool.acquire()
+        self.workspace = Path(self.session.workspace)
+        self.times.kernel = time.monotonic() - start
+        start = time.monotonic()
+        ctx = self.context()
+        for step in self.task.reset:
+            try:
+                run_reset(step.name, step.params, ctx)
+            except Exception as exc:  # noqa: BLE001 - reported with the step that failed
+                raise DeskactError(f"reset step `{step.name}` failed: {type(exc).__name__}: {exc}") from exc
+        self.times.reset = time.monotonic() - start
+
+    def context(self, answer: str = "") -> StepContext:
+        assert self.workspace is not None, "reset() first"
+        services = {tk.name: h.host for tk in self.toolkits if (h := self.worker.service(tk)) is not None}
+        return StepContext(
+            workspace=self.workspace,
+            files=self.task.files_dir,
+            gold=self.task.gold_dir,
+            home=self.workspace,
+            display=self.display.name if self.display else None,
+            answer=answer,
+            services=services,
+            config=self.config,
+            task_id=self.task.id,
+        )
+
+    def instruction(self) -> str:
+        return render("task", instruction=self.expand(self.task.instruction)).removeprefix("Task: ")
+
+    def expand(self, text: str) -> str:
+        from .steps import expand
+
+        return expand(text, self.context().placeholders())
+
+    def system_prompt(self) -> str:
+        obs = self.config.observation
+        width, height = self.config.display.width, self.config.display.height
+        scale = min(1.0, obs.max_width / width, obs.max_height / height)
+        return render(
+            "system",
+            visual=self.task.visual,
+            workspace=str(self.workspace),
+            step_timeout=int(self.config.agent.step_timeout),
+            output_chars=self.config.kernel.model_output_chars,
+            max_steps=self.task.max_steps or self.config.agent.max_steps,
+            max_time=int(self.task.max_time or self.config.agent.max_time),
+            screen_width=width,
+            screen_height=height,
+            image_width=round(width * scale),
+            image_height=round(height * scale),
+            toolkit_docs="\n\n".join(tk.documentation() for tk in self.toolkits),
+        )
+
+    def screenshot(self) -> Any:
+        if self.display is None:
+            return None
+        from .observation import capture
+
+        return capture(self.display.name, self.config.observation)
+
+    def execute(self, code: str, timeout: float | None = None) -> ExecResult:
+        """Run code in the task's kernel exactly as the agent would."""
+        return self.session.execute(code, timeout=timeout or self.config.agent.step_timeout)
+
+    def start_episode(
+        self, model: Model, on_step: Callable[[StepRecord], None] | None = None, confirm: ConfirmFn | None = None
+    ) -> Episode:
+        self.episode = Episode(
+            self.task, model, self.session, self.config,
+            system_prompt=self.system_prompt(),
+            screen=self.screenshot if self.display is not None else None,
+            confirm=confirm,
+            on_step=on_step,
+            instruction=self.expand(self.task.instruction),
+        )
+        return self.episode
+
+    def judge(self, answer: str | None = None) -> list[Verdict]:
+        start = time.monotonic()
+        if answer is None:
+            answer = self.episode.record.answer if self.episode else ""
+        ctx = self.context(answer)
+        verdicts = [run_judge(step.name, step.params, ctx) for step in self.task.judge]
+        self.times.judge = time.monotonic() - start
+        return verdicts
+
+    def cleanup(self) -> list[str]:
+        """Run cleanup steps (all of them, even if one fails), stop the kernel, drop the workspace."""
+        if self._cleaned:
+            return []
+        self._cleaned = True
+        start = time.monotonic()
+        problems = []
+        if self.workspace is not None:
+            ctx = self.context()
+            for step in self.task.cleanup:
+                try:
+                    run_reset(step.name, step.params, ctx)
+                except Exception as exc:  # noqa: BLE001 - keep cleaning up
+                    problems.append(f"cleanup step `{step.name}` failed: {exc}")
+        if self.session is not None:
+            self.session.shutdown()
+        if self.workspace is not None and not self.config.runner.keep_workspace:
+            shutil.rmtree(self.workspace, ignore_errors=True)
+        self.times.cleanup = time.monotonic() - start
+        return problems
+
+    def __enter__(self) -> "TaskEnv":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.cleanup()

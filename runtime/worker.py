@@ -1,0 +1,133 @@
+"""A worker: the per-slot resources that tasks run on.
+
+Each parallel slot owns its display, its toolkit services (the Google emulator)
+and its warm kernel pools; nothing mutable is shared between workers. Resources
+start lazily, the first time a task needs them, and stop with the worker.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from .config import Config
+from .errors import DeskactError
+from ..toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
+
+
+class Worker:
+    def __init__(self, config: Config, worker_id: int = 0) -> None:
+        self.config = config
+        self.worker_id = worker_id
+        self._stack = ExitStack()
+        self._lock = threading.Lock()
+        self._display: Any = None
+        self._display_started = False
+        self._services: dict[str, ServiceHandle] = {}
+        self._pools: dict[tuple[str, ...], Any] = {}
+        self.state_dir = Path(tempfile.mkdtemp(prefix=f"deskact-w{worker_id}-"))
+        self._stack.callback(_rmtree, self.state_dir)
+
+    # -- toolkits -------------------------------------------------------------
+
+    def toolkits_for(self, names: list[str]) -> list[Toolkit]:
+        """Configured toolkits plus the task's own, in order, without duplicates."""
+        wanted = list(dict.fromkeys([*self.config.toolkits.enabled, *names]))
+        if self.config.display.mode == "none" and "gui" in wanted and "gui" not in names:
+            wanted.remove("gui")
+        toolkits = [load_toolkit(name) for name in wanted]
+        for tk in toolkits:
+            tk.load_plugins()
+        return toolkits
+
+    def service(self, toolkit: Toolkit) -> ServiceHandle | None:
+        if toolkit.service is None:
+            return None
+        with self._lock:
+            if toolkit.name not in self._services:
+                ctx = ServiceContext(
+                    worker_id=self.worker_id,
+                    state_dir=self.state_dir / toolkit.name,
+                    config=self.config,
+                )
+                ctx.state_dir.mkdir(parents=True, exist_ok=True)
+                self._services[toolkit.name] = self._stack.enter_context(toolkit.service(ctx))
+            return self._services[toolkit.name]
+
+    # -- display --------------------------------------------------------------
+
+    def display(self) -> Any:
+        """This worker's display (started on first use), or None in display mode none."""
+        with self._lock:
+            if not self._display_started:
+                from .display import open_display
+
+                self._display = open_display(self.config)
+                if self._display is not None:
+                    self._stack.callback(self._display.stop)
+                self._display_started = True
+            return self._display
+
+    # -- kernels --------------------------------------------------------------
+
+    def pool(self, toolkits: list[Toolkit], display: Any) -> Any:
+        """A warm kernel pool for this set of toolkits (kernels are never reused across tasks)."""
+        from .kernel_pool import KernelPool
+
+        key = tuple(tk.name for tk in toolkits) + (display.name if display else "",)
+        with self._lock:
+            if key not in self._pools:
+                env: dict[str, str] = {}
+                sockets: dict[str, Path] = {}
+                for tk in toolkits:
+                    handle = self.service(tk)
+                    if handle is not None:
+                        env.update(handle.env)
+                        sockets.update(handle.sockets)
+                env.update(gui_env(self.config, display))
+                pool = KernelPool(
+                    self.config,
+                    preload=[(tk.name, tk.preload_code()) for tk in toolkits],
+                    env=env,
+                    sockets=sockets,
+                    display=display.name if display else None,
+                    workspace_root=self.workspace_root(),
+                )
+                self._stack.callback(pool.close)
+                self._pools[key] = pool
+            return self._pools[key]
+
+    def workspace_root(self) -> Path:
+        root = self.config.runner.workspace_root
+        base = Path(root) if root else self.state_dir / "workspaces"
+        base.mkdir(parents=True, exist_ok=True)
+        return base
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> "Worker":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def gui_env(config: Config, display: Any) -> dict[str, str]:
+    """Environment the GUI toolkit reads inside the kernel (pause, fail-safe, scaling)."""
+    if display is None:
+        return {}
+    try:
+        from ..toolkits.gui import kernel_env
+    except ImportError as exc:  # the gui toolkit is optional for API-only runs
+        raise DeskactError(f"gui toolkit unavailable: {exc}") from exc
+    return kernel_env(config, display)
+
+
+def _rmtree(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
