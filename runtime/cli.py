@@ -141,3 +141,40 @@ def schema_cmd(out: Optional[Path] = typer.Option(None, "--out", help="Write her
         out.write_text(text)
     else:
         print(text, end="")
+
+
+@app.command("doctor")
+def doctor_cmd(config: Optional[Path] = ConfigOpt) -> None:
+    """List what this machine has and lacks for each capability, with the command to fix it."""
+    from rich.table import Table
+
+    from .doctor import run_checks
+
+    try:
+        checks = run_checks(config_from(config))
+    except DeskactError as exc:
+        fail(exc)
+    table = Table(title="deskact doctor")
+    for col in ("capability", "item", "", "detail", "fix"):
+        table.add_column(col)
+    for c in checks:
+        table.add_row(c.capability, c.item, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail, c.fix)
+    Console().print(table)
+
+
+emulate_app = typer.Typer(help="Run local API emulators.", no_args_is_help=True)
+app.add_typer(emulate_app, name="emulate")
+
+
+@emulate_app.command("google")
+def emulate_google_cmd(
+    port: int = typer.Option(8085, "--port", "-p", help="TCP port on 127.0.0.1 (0 = any free port)."),
+    socket: Optional[Path] = typer.Option(None, "--socket", help="Also serve on this Unix socket."),
+    no_tcp: bool = typer.Option(False, "--no-tcp", help="Serve only on --socket."),
+    state: Optional[Path] = typer.Option(None, "--state", help="State folder (SQLite + snapshots); default in memory."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Serve the Google Workspace API emulator (Calendar, Gmail, Drive, Sheets, Docs, Slides, Forms)."""
+    from ..toolkits.google.emulator.cli import serve
+
+    serve(port=None if no_tcp else port, socket_path=socket, state_dir=state, user=config_from(config).google.user)

@@ -1,0 +1,40 @@
+"""``deskact emulate google``: run one emulator in the foreground."""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+from .framework import Emulator
+from .server import start_server
+
+
+def serve(
+    port: int | None = 8085,
+    socket_path: Path | None = None,
+    state_dir: Path | None = None,
+    user: str = "me@deskact.test",
+    host: str = "127.0.0.1",
+    ready: threading.Event | None = None,
+    stop: threading.Event | None = None,
+) -> None:
+    """Serve until SIGINT/SIGTERM (or until ``stop`` is set). ``port=None`` = Unix socket only."""
+    if port is None and socket_path is None:
+        raise ValueError("deskact emulate google: give --port or --socket (or both)")
+    emulator = Emulator(state_dir=state_dir, user=user)
+    running = start_server(emulator, host=host, port=port, socket_path=socket_path)
+    stop = stop or threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: stop.set())
+    where = [w for w in (running.url, running.socket_path and f"unix:{running.socket_path}") if w]
+    print(f"Google API emulator for {user} serving on {' and '.join(map(str, where))}"
+          f" (state: {state_dir or 'in memory'})", flush=True)
+    if ready is not None:
+        ready.set()
+    try:
+        stop.wait()
+    finally:
+        running.close()
+        emulator.close()

@@ -1,0 +1,208 @@
+"""Emulator state: one SQLite database per emulator instance.
+
+Resources are JSON documents addressed by ``(kind, scope, id)``: ``kind`` is a
+service-qualified type (``"calendar.event"``, ``"gmail.message"``,
+``"drive.file"``), ``scope`` the parent (a calendar id, ``""`` for top-level).
+List order is insertion order (a replaced document keeps its place). Binary
+content (file bodies, attachments) lives in ``blobs``; monotonic counters
+(Gmail historyId, sequence numbers) in ``counters``.
+
+Snapshots use SQLite's online backup API (page copy, well under a millisecond
+for small databases): in memory by name, and also as files under
+``<state_dir>/snapshots/`` when the emulator has a state directory, so named
+snapshots survive a restart.
+
+Thread safety: one connection shared by the server threads; the framework
+holds :attr:`Store.lock` around each request so every request is atomic.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS docs (
+    seq   INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind  TEXT NOT NULL,
+    scope TEXT NOT NULL,
+    id    TEXT NOT NULL,
+    body  TEXT NOT NULL,
+    UNIQUE (kind, scope, id)
+);
+CREATE INDEX IF NOT EXISTS docs_id ON docs (kind, id);
+CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+"""
+
+_SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
+
+
+class SnapshotError(ValueError):
+    """Unknown or badly named snapshot."""
+
+
+class Store:
+    """Typed-free document store over SQLite. See the module docstring."""
+
+    def __init__(self, state_dir: Path | None = None) -> None:
+        self.state_dir = state_dir
+        if state_dir is not None:
+            state_dir.mkdir(parents=True, exist_ok=True)
+            target = str(state_dir / "state.sqlite")
+        else:
+            target = ":memory:"
+        self.conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
+        # An emulator does not need durability across power loss; it needs speed.
+        self.conn.execute("PRAGMA synchronous=OFF")
+        self.conn.execute("PRAGMA journal_mode=MEMORY")
+        self.conn.executescript(_SCHEMA)
+        self.lock = threading.RLock()
+        self._snapshots: dict[str, sqlite3.Connection] = {}
+
+    # ---- documents -------------------------------------------------------
+    def get(self, kind: str, id: str, scope: str = "") -> dict[str, Any] | None:
+        row = self.conn.execute(
+            "SELECT body FROM docs WHERE kind=? AND scope=? AND id=?", (kind, scope, id)
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def find(self, kind: str, id: str) -> tuple[str, dict[str, Any]] | None:
+        """A document by id in any scope: (scope, doc)."""
+        row = self.conn.execute("SELECT scope, body FROM docs WHERE kind=? AND id=?", (kind, id)).fetchone()
+        return (row[0], json.loads(row[1])) if row else None
+
+    def exists(self, kind: str, id: str, scope: str = "") -> bool:
+        return self.conn.execute(
+            "SELECT 1 FROM docs WHERE kind=? AND scope=? AND id=?", (kind, scope, id)
+        ).fetchone() is not None
+
+    def put(self, kind: str, id: str, doc: dict[str, Any], scope: str = "") -> None:
+        """Insert or replace (a replaced document keeps its list position)."""
+        self.conn.execute(
+            "INSERT INTO docs (kind, scope, id, body) VALUES (?,?,?,?) "
+            "ON CONFLICT(kind, scope, id) DO UPDATE SET body=excluded.body",
+            (kind, scope, id, json.dumps(doc, separators=(",", ":"))),
+        )
+
+    def insert(self, kind: str, id: str, doc: dict[str, Any], scope: str = "") -> bool:
+        """Insert only if absent; False when the id is taken (the caller answers 409)."""
+        cur = self.conn.execute(
+            "INSERT OR IGNORE INTO docs (kind, scope, id, body) VALUES (?,?,?,?)",
+            (kind, scope, id, json.dumps(doc, separators=(",", ":"))),
+        )
+        return cur.rowcount == 1
+
+    def delete(self, kind: str, id: str, scope: str = "") -> bool:
+        cur = self.conn.execute("DELETE FROM docs WHERE kind=? AND scope=? AND id=?", (kind, scope, id))
+        return cur.rowcount == 1
+
+    def delete_scope(self, kind: str, scope: str) -> int:
+        return self.conn.execute("DELETE FROM docs WHERE kind=? AND scope=?", (kind, scope)).rowcount
+
+    def list(self, kind: str, scope: str | None = "") -> list[dict[str, Any]]:
+        """All documents of ``kind`` in ``scope`` (``None`` = every scope), insertion order."""
+        return [doc for _, doc in self.items(kind, scope)]
+
+    def items(self, kind: str, scope: str | None = "") -> Iterator[tuple[str, dict[str, Any]]]:
+        """(scope, doc) pairs in insertion order."""
+        if scope is None:
+            rows = self.conn.execute("SELECT scope, body FROM docs WHERE kind=? ORDER BY seq", (kind,))
+        else:
+            rows = self.conn.execute(
+                "SELECT scope, body FROM docs WHERE kind=? AND scope=? ORDER BY seq", (kind, scope)
+            )
+        for s, body in rows.fetchall():
+            yield s, json.loads(body)
+
+    # ---- blobs and counters ---------------------------------------------
+    def put_blob(self, key: str, data: bytes) -> None:
+        self.conn.execute("INSERT OR REPLACE INTO blobs (key, data) VALUES (?,?)", (key, data))
+
+    def get_blob(self, key: str) -> bytes | None:
+        row = self.conn.execute("SELECT data FROM blobs WHERE key=?", (key,)).fetchone()
+        return bytes(row[0]) if row else None
+
+    def delete_blob(self, key: str) -> None:
+        self.conn.execute("DELETE FROM blobs WHERE key=?", (key,))
+
+    def next_counter(self, name: str, start: int = 1) -> int:
+        """Increment and return a named counter (first value = ``start``)."""
+        self.conn.execute(
+            "INSERT INTO counters (name, value) VALUES (?, ?) "
+            "ON CONFLICT(name) DO UPDATE SET value = value + 1",
+            (name, start),
+        )
+        return int(self.conn.execute("SELECT value FROM counters WHERE name=?", (name,)).fetchone()[0])
+
+    def counter(self, name: str, default: int = 0) -> int:
+        row = self.conn.execute("SELECT value FROM counters WHERE name=?", (name,)).fetchone()
+        return int(row[0]) if row else default
+
+    @staticmethod
+    def new_id(length: int = 16, alphabet: str = "0123456789abcdefghijklmnopqrstuv") -> str:
+        """A random id (base32hex alphabet by default: valid for Calendar event ids too)."""
+        return "".join(secrets.choice(alphabet) for _ in range(length))
+
+    # ---- snapshots ------------------------------------------------------
+    def _snapshot_file(self, name: str) -> Path | None:
+        return self.state_dir / "snapshots" / f"{name}.sqlite" if self.state_dir else None
+
+    def save_snapshot(self, name: str) -> None:
+        if not _SNAPSHOT_NAME.match(name):
+            raise SnapshotError(f"snapshot name {name!r}: use letters, digits, '_', '.', '-' (max 100)")
+        with self.lock:
+            snap = self._snapshots.get(name) or sqlite3.connect(":memory:", check_same_thread=False)
+            self.conn.backup(snap)
+            self._snapshots[name] = snap
+            path = self._snapshot_file(name)
+            if path is not None and not name.startswith("__"):
+                path.parent.mkdir(parents=True, exist_ok=True)
+                disk = sqlite3.connect(str(path))
+                try:
+                    self.conn.backup(disk)
+                finally:
+                    disk.close()
+
+    def restore_snapshot(self, name: str) -> None:
+        with self.lock:
+            snap = self._snapshots.get(name)
+            if snap is None:
+                path = self._snapshot_file(name)
+                if path is None or not path.exists():
+                    raise SnapshotError(f"snapshot {name!r} does not exist (known: {self.snapshot_names()})")
+                snap = sqlite3.connect(":memory:", check_same_thread=False)
+                disk = sqlite3.connect(str(path))
+                try:
+                    disk.backup(snap)
+                finally:
+                    disk.close()
+                self._snapshots[name] = snap
+            snap.backup(self.conn)
+
+    def delete_snapshot(self, name: str) -> bool:
+        with self.lock:
+            snap = self._snapshots.pop(name, None)
+            if snap is not None:
+                snap.close()
+            path = self._snapshot_file(name)
+            on_disk = path is not None and path.exists()
+            if on_disk:
+                path.unlink()  # type: ignore[union-attr]
+            return snap is not None or on_disk
+
+    def snapshot_names(self) -> list[str]:
+        names = {n for n in self._snapshots if not n.startswith("__")}
+        if self.state_dir and (self.state_dir / "snapshots").is_dir():
+            names |= {p.stem for p in (self.state_dir / "snapshots").glob("*.sqlite")}
+        return sorted(names)
+
+    def close(self) -> None:
+        for snap in self._snapshots.values():
+            snap.close()
+        self.conn.close()
