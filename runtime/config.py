@@ -99,21 +99,25 @@ class GuiConfig(Section):
 class ProviderConfig(Section):
     base_url: str | None = None
     """Server URL; null = the provider's default. For OpenAI-compatible servers set this."""
-    api_key_env: str
-    """Name of the environment variable holding the API key."""
+    api_key_env: str | None
+    """Name of the environment variable holding the API key; null or "" = the server needs none (local servers)."""
     timeout: float = 120.0
-    temperature: float = 0.0
+    """Seconds one HTTP request may take before it counts as a timeout (and is retried)."""
+    temperature: float | None = 0.0
+    """Sampling temperature; null = not sent (Anthropic API 2026-10-21 rejects it, so its default is null)."""
     max_tokens: int = 4096
+    """Longest reply in tokens (OpenAI's own API receives it as max_completion_tokens)."""
     max_retries: int = 5
-    """Retries on 408/429/5xx, timeouts and connection errors."""
+    """Retries on 408/429/5xx, timeouts and connection errors (the SDKs' own retries are off)."""
     backoff_initial: float = 1.0
-    """First backoff in seconds; doubles each retry, with jitter; Retry-After wins when given."""
+    """First backoff in seconds; doubles each retry, with full jitter; Retry-After wins when given."""
     backoff_max: float = 60.0
+    """Longest wait between two attempts, Retry-After included."""
 
 
 class ProvidersConfig(Section):
     anthropic: ProviderConfig = Field(
-        default_factory=lambda: ProviderConfig(api_key_env="ANTHROPIC_API_KEY")
+        default_factory=lambda: ProviderConfig(api_key_env="ANTHROPIC_API_KEY", temperature=None)
     )
     openai: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="OPENAI_API_KEY"))
     google: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="GEMINI_API_KEY"))

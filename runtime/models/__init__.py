@@ -1,0 +1,72 @@
+"""Model adapters. ``make_model("anthropic/claude-sonnet-4-5", config)`` is the way in.
+
+Provider SDKs are imported lazily, when a model of that provider first talks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping
+
+from ..config import Config, load_config
+from ..errors import ModelError
+from .base import Message, Model, ModelReply, Usage
+from .retry import ModelCallError
+
+PROVIDERS = ("anthropic", "openai", "google")
+OFFLINE = ("reference", "noop", "scripted/<file>", "human")
+
+__all__ = [
+    "Message",
+    "Model",
+    "ModelCallError",
+    "ModelReply",
+    "Usage",
+    "make_model",
+    "known_models",
+]
+
+
+def known_models() -> str:
+    return ", ".join([f"{p}/<model>" for p in PROVIDERS] + list(OFFLINE))
+
+
+def make_model(name: str, config: Config | None = None, environ: Mapping[str, str] | None = None) -> Model:
+    """Build the model named ``provider/model`` or an offline one.
+
+    ``environ`` (default os.environ, read when the model is used) supplies API keys.
+    Call ``check_ready()`` on the result before starting tasks.
+    """
+    config = config or load_config()
+    name = name.strip()
+    if name == "reference":
+        from .offline import Reference
+
+        return Reference()
+    if name == "noop":
+        from .offline import Noop
+
+        return Noop()
+    if name == "human":
+        from .offline import Human
+
+        return Human()
+    provider, sep, rest = name.partition("/")
+    if provider == "scripted":
+        if not rest:
+            raise ModelError("model scripted/<file>: give the script file, e.g. scripted/replies.yaml")
+        from .offline import Scripted
+
+        return Scripted.from_file(Path(rest))
+    if provider in PROVIDERS:
+        if not sep or not rest:
+            raise ModelError(f"model {name!r}: give the model after the provider, e.g. {provider}/<model>")
+        settings = getattr(config.providers, provider)
+        if provider == "anthropic":
+            from .anthropic import AnthropicModel as cls
+        elif provider == "openai":
+            from .openai import OpenAIModel as cls
+        else:
+            from .google import GoogleModel as cls
+        return cls(rest, settings, environ)
+    raise ModelError(f"unknown model {name!r}: known models are {known_models()}")

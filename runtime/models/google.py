@@ -1,0 +1,118 @@
+"""Gemini through the ``google-genai`` SDK (``google-generativeai`` is deprecated by Google).
+
+The system prompt goes in ``config.system_instruction``; images are
+``inline_data`` parts; the assistant role is called ``model`` on the wire.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
+from .base import Message
+from .remote import ParsedReply, RemoteModel, image_note
+from .retry import Failure, parse_retry_after
+
+
+class GoogleModel(RemoteModel):
+    provider = "google"
+    sdk_module = "google.genai"
+    sdk_package = "google-genai"
+
+    def make_client(self, sdk: ModuleType, api_key: str | None) -> Any:
+        types = self._types()
+        options = types.HttpOptions(
+            base_url=self.settings.base_url,
+            timeout=max(1, int(self.settings.timeout * 1000)),  # this SDK counts milliseconds
+            retry_options=types.HttpRetryOptions(attempts=1),  # retry.py owns retries
+        )
+        return sdk.Client(api_key=api_key or "none", http_options=options)
+
+    def _types(self) -> ModuleType:
+        self.sdk()
+        from google.genai import types
+
+        return types
+
+    def build_request(self, system: str, messages: list[Message]) -> dict[str, Any]:
+        types = self._types()
+        config = types.GenerateContentConfig(
+            system_instruction=system or None,
+            temperature=self.settings.temperature,
+            max_output_tokens=self.settings.max_tokens,
+            # No tools are declared; keep the SDK from looping on its own.
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
+        )
+        contents = [_content(types, m) for m in messages]
+        return {"model": self.model_id, "contents": contents, "config": config}
+
+    def send(self, client: Any, request: dict[str, Any]) -> Any:
+        return client.models.generate_content(**request)
+
+    def classify(self, exc: BaseException) -> Failure | None:
+        self.sdk()
+        from google.genai import errors
+
+        if isinstance(exc, errors.APIError):
+            response = getattr(exc, "response", None)
+            headers = getattr(response, "headers", None)
+            try:
+                body = str(response.text) if response is not None else ""
+            except Exception:  # noqa: BLE001 - replayed/closed responses have no text
+                body = ""
+            return Failure(
+                "status",
+                status=int(exc.code) if exc.code else None,
+                body=body or str(exc),
+                retry_after=parse_retry_after(headers),
+            )
+        # The SDK lets the HTTP library's transport errors through unwrapped.
+        for module_name in ("httpx2", "httpx"):
+            try:
+                http = __import__(module_name)
+            except ImportError:
+                continue
+            if isinstance(exc, http.TimeoutException):
+                return Failure("timeout", body=str(exc) or type(exc).__name__)
+            if isinstance(exc, http.TransportError):
+                return Failure("connection", body=str(exc) or type(exc).__name__)
+        if isinstance(exc, ValueError) and "json" in str(exc).lower():
+            return Failure("invalid_response", body=str(exc))
+        return None
+
+    def parse(self, raw: Any) -> ParsedReply:
+        candidates = getattr(raw, "candidates", None)
+        if not candidates:
+            feedback = getattr(raw, "prompt_feedback", None)
+            reason = getattr(feedback, "block_reason", None)
+            what = f"no candidates (prompt blocked: {reason})" if reason else "no candidates"
+            raise self.malformed(what, raw)
+        candidate = candidates[0]
+        content = getattr(candidate, "content", None)
+        parts = getattr(content, "parts", None)
+        if not parts:
+            finish = getattr(candidate, "finish_reason", None)
+            raise self.malformed(f"the candidate has no content parts (finish_reason: {finish})", raw)
+        # Thought summaries are not the answer.
+        text = "".join(p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False))
+        usage = getattr(raw, "usage_metadata", None)
+        out_tokens = (getattr(usage, "candidates_token_count", None) or 0) + (
+            getattr(usage, "thoughts_token_count", None) or 0
+        )
+        return ParsedReply(text, getattr(usage, "prompt_token_count", None) or 0, out_tokens)
+
+
+def _content(types: ModuleType, message: Message) -> Any:
+    parts = []
+    text = message.text
+    if message.role == "assistant":
+        if message.images:
+            text = f"{text}\n{image_note(len(message.images))}"
+    else:
+        parts.extend(
+            types.Part(inline_data=types.Blob(mime_type=image.media_type, data=image.data))
+            for image in message.images
+        )
+    if text or not parts:
+        parts.append(types.Part(text=text or "(empty)"))
+    return types.Content(role="model" if message.role == "assistant" else "user", parts=parts)

@@ -1,0 +1,177 @@
+"""What the three provider adapters share: API key lookup, lazy SDK import, retries, usage."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import time
+from abc import abstractmethod
+from types import ModuleType
+from typing import Any, ClassVar, Mapping
+
+from ..config import ProviderConfig
+from ..errors import MissingAPIKey, ModelError
+from .base import Message, Model, ModelReply, Usage
+from .retry import (
+    Failure,
+    ModelCallError,
+    RetryPolicy,
+    call_with_retries,
+    excerpt,
+    parse_retry_after,
+)
+
+
+class ParsedReply:
+    """Text and token counts read from a provider response."""
+
+    def __init__(self, text: str, input_tokens: int = 0, output_tokens: int = 0):
+        self.text = text
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+
+
+class RemoteModel(Model):
+    """A model behind an HTTP API. Subclasses build requests and read responses."""
+
+    provider: ClassVar[str]
+    sdk_module: ClassVar[str]
+    """Module imported lazily (``import deskact`` must not pay for three SDKs)."""
+    sdk_package: ClassVar[str]
+    """PyPI name, for the 'not installed' message."""
+
+    def __init__(self, model_id: str, settings: ProviderConfig, environ: Mapping[str, str] | None = None):
+        if not model_id:
+            raise ModelError(f"model name {self.provider}/ has no model after the slash")
+        self.model_id = model_id
+        self.name = f"{self.provider}/{model_id}"
+        self.settings = settings
+        self._environ = environ
+        self._client: Any = None
+
+    # -- readiness --------------------------------------------------------------
+
+    def api_key(self) -> str | None:
+        """The key from the configured variable; None if the server needs none."""
+        var = self.settings.api_key_env
+        if not var:
+            return None
+        environ = os.environ if self._environ is None else self._environ
+        key = environ.get(var, "").strip()
+        if not key:
+            raise MissingAPIKey(
+                f"{self.name}: the API key variable {var} is not set "
+                f"(set {var}, or point providers.{self.provider}.api_key_env at another variable)"
+            )
+        return key
+
+    def sdk(self) -> ModuleType:
+        try:
+            return importlib.import_module(self.sdk_module)
+        except ImportError as exc:
+            raise ModelError(
+                f"{self.name}: the {self.sdk_package} package is not installed ({exc}); "
+                f"pip install {self.sdk_package}"
+            ) from None
+
+    def check_ready(self) -> None:
+        self.api_key()
+        self.sdk()
+
+    # -- one call ---------------------------------------------------------------
+
+    def client(self) -> Any:
+        if self._client is None:
+            self._client = self.make_client(self.sdk(), self.api_key())
+        return self._client
+
+    def reply(self, system: str, messages: list[Message]) -> ModelReply:
+        if not messages:
+            raise ModelError(f"{self.name}: asked to reply to an empty conversation")
+        client = self.client()  # the first call imports the SDK: not the model's latency
+        request = self.build_request(system, messages)
+        started = time.monotonic()
+        raw, retries = call_with_retries(
+            lambda: self.send(client, request),
+            self.classify,
+            who=self.name,
+            policy=RetryPolicy.from_config(self.settings),
+        )
+        try:
+            parsed = self.parse(raw)
+        except ModelError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any surprise in the payload is a malformed reply
+            parsed = None
+            problem = f"{type(exc).__name__}: {exc}"
+        else:
+            problem = None
+        usage = Usage(latency_s=time.monotonic() - started, retries=retries, calls=1)
+        if parsed is None:
+            raise ModelCallError(
+                f"{self.name}: malformed response ({excerpt(problem or '')})",
+                failure=Failure("invalid_response", body=problem or ""),
+                usage=usage,
+            )
+        usage.input_tokens = parsed.input_tokens
+        usage.output_tokens = parsed.output_tokens
+        return ModelReply(text=parsed.text, usage=usage)
+
+    def malformed(self, what: str, raw: Any) -> ModelCallError:
+        """Error for a response that parsed as JSON but lacks what a reply needs."""
+        body = raw.model_dump_json() if hasattr(raw, "model_dump_json") else repr(raw)
+        return ModelCallError(
+            f"{self.name}: malformed response: {what} (body: {excerpt(body)})",
+            failure=Failure("invalid_response", body=body),
+        )
+
+    @abstractmethod
+    def make_client(self, sdk: ModuleType, api_key: str | None) -> Any:
+        """The SDK client with its own retries off and our timeout and base URL."""
+
+    @abstractmethod
+    def build_request(self, system: str, messages: list[Message]) -> dict[str, Any]:
+        """Keyword arguments for the SDK call, in the provider's native format."""
+
+    @abstractmethod
+    def send(self, client: Any, request: dict[str, Any]) -> Any:
+        """One HTTP attempt."""
+
+    @abstractmethod
+    def classify(self, exc: BaseException) -> Failure | None:
+        """Translate an SDK exception (None = not an API failure)."""
+
+    @abstractmethod
+    def parse(self, raw: Any) -> ParsedReply:
+        """Read text and tokens; raise (self.malformed) when the reply is unusable."""
+
+
+def stainless_classify(sdk: ModuleType, exc: BaseException) -> Failure | None:
+    """Classifier for the anthropic and openai SDKs (same generated exception tree)."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return Failure("timeout", body=str(exc))
+    if isinstance(exc, sdk.APIConnectionError):
+        cause = exc.__cause__ or exc.__context__
+        return Failure("connection", body=f"{exc} {cause or ''}".strip())
+    if isinstance(exc, sdk.APIResponseValidationError):
+        return Failure("invalid_response", body=_response_text(exc.response) or str(exc))
+    if isinstance(exc, sdk.APIStatusError):
+        return Failure(
+            "status",
+            status=exc.status_code,
+            body=_response_text(exc.response) or str(exc),
+            retry_after=parse_retry_after(exc.response.headers),
+        )
+    return None
+
+
+def _response_text(response: Any) -> str:
+    try:
+        return str(response.text)
+    except Exception:  # noqa: BLE001 - a streamed or closed body has no text; the message will do
+        return ""
+
+
+def image_note(count: int) -> str:
+    """Assistant turns cannot carry images in any of the three APIs; say they were there."""
+    return f"[{count} image(s) omitted: assistant turns cannot carry images]"
