@@ -1,1 +1,3 @@
 """Built-in reset and cleanup steps. Importing this package registers them."""
+
+from . import apps, files, office, shell  # noqa: F401  (imported for registration)

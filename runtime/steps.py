@@ -27,6 +27,12 @@ from typing import Any, Callable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
+from .errors import DeskactError
+
+
+class StepFailed(DeskactError):
+    """A reset or cleanup step could not do its job; the message says what and why."""
+
 
 class Verdict(BaseModel):
     """A judge's decision. ``feedback`` says which condition failed and what was found."""
@@ -66,6 +72,13 @@ class StepContext:
     """Host-side handles of per-worker services, by toolkit name (e.g. the Google clients)."""
     config: Any = None
     task_id: str = ""
+    gold: Path | None = None
+    """The suite's ``gold/`` folder (reference files for judges); never mounted into the sandbox."""
+
+    def path(self, value: str | Path) -> Path:
+        """A step's path param: absolute as given, relative ones against the workspace."""
+        p = Path(value).expanduser()
+        return p if p.is_absolute() else self.workspace / p
 
     def placeholders(self) -> dict[str, str]:
         return {"WORKSPACE": str(self.workspace), "FILES": str(self.files), "HOME": str(self.home)}
@@ -123,6 +136,18 @@ class StepSpec:
         except ValidationError as exc:
             raise ValueError(_explain_params(self, exc)) from None
 
+    def call(self, ctx: "StepContext", params: dict[str, Any]) -> Any:
+        """Expand placeholders, parse params (so the function gets typed values, e.g. a
+        mode "0644" as an int, nested models as models) and call the function."""
+        raw = expand(params or {}, ctx.placeholders())
+        if not isinstance(raw, dict):
+            raise ValueError(f"params of `{self.name}` must be a mapping, got {raw!r}")
+        try:
+            parsed = self.params.model_validate(raw)
+        except ValidationError as exc:
+            raise ValueError(_explain_params(self, exc)) from None
+        return self.func(ctx, **{k: getattr(parsed, k) for k in parsed.model_fields_set})
+
 
 def _explain_params(spec: StepSpec, exc: ValidationError) -> str:
     msgs = []
@@ -135,6 +160,8 @@ def _explain_params(spec: StepSpec, exc: ValidationError) -> str:
             hint = difflib.get_close_matches(loc, known, n=1)
             extra = f"; did you mean `{hint[0]}`?" if hint else f" (known: {', '.join(known)})"
             msgs.append(f"unknown param `{loc}` for `{spec.name}`{extra}")
+        elif not loc:  # a model-level check such as one_of: pydantic prefixes "Value error, "
+            msgs.append(str(err["msg"]).removeprefix("Value error, "))
         else:
             msgs.append(f"param `{loc}` of `{spec.name}` = {err.get('input')!r}: {err['msg']}")
     return "; ".join(msgs)
@@ -232,16 +259,14 @@ def lookup(kind: Kind, name: str) -> StepSpec:
 
 
 def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
-    spec = lookup("reset", name)
-    spec.func(ctx, **expand(params, ctx.placeholders()))
+    lookup("reset", name).call(ctx, params)
 
 
 def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
     """Run a judge; an exception becomes an error verdict that names the judge."""
     expanded = expand(params, ctx.placeholders())
     try:
-        spec = lookup("judge", name)
-        verdict = spec.func(ctx, **expanded)
+        verdict = lookup("judge", name).call(ctx, params)
         if not isinstance(verdict, Verdict):
             raise TypeError(f"judge returned {type(verdict).__name__}, not a Verdict")
     except Exception as exc:  # noqa: BLE001 - a crashing judge is reported, never dropped

@@ -1,0 +1,29 @@
+"""answer.* judges: what the agent printed in its last step."""
+
+from __future__ import annotations
+
+import re
+
+from ..reset_scripts._common import clip
+from ..runtime.steps import StepContext, Verdict, judge
+from ._common import Regex
+
+
+@judge("answer.contains")
+def answer_contains(ctx: StepContext, text: str, ignore_case: bool = False) -> Verdict:
+    """The agent's final output contains ``text``."""
+    haystack, needle = (ctx.answer.casefold(), text.casefold()) if ignore_case else (ctx.answer, text)
+    if needle in haystack:
+        return Verdict.ok(f"the answer contains {clip(text, 120)}")
+    shown = clip(ctx.answer.strip()) if ctx.answer.strip() else "empty"
+    return Verdict.fail(f"the answer should contain {clip(text, 120)} but is {shown}")
+
+
+@judge("answer.regex")
+def answer_regex(ctx: StepContext, pattern: Regex, ignore_case: bool = False) -> Verdict:
+    """The agent's final output matches ``pattern`` (re.search, multiline)."""
+    flags = re.MULTILINE | (re.IGNORECASE if ignore_case else 0)
+    if re.search(pattern, ctx.answer, flags):
+        return Verdict.ok(f"the answer matches /{pattern}/")
+    shown = clip(ctx.answer.strip()) if ctx.answer.strip() else "empty"
+    return Verdict.fail(f"the answer should match /{pattern}/ but is {shown}")

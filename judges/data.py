@@ -1,0 +1,90 @@
+"""csv.rows and archive.contains judges."""
+
+from __future__ import annotations
+
+import csv
+import tarfile
+import zipfile
+from typing import Any
+
+from ..reset_scripts._common import clip
+from ..runtime.steps import StepContext, Verdict, judge
+from .xlsx import cell_equal
+
+
+def _row_equal(actual: list[str], expected: list[Any]) -> bool:
+    return len(actual) == len(expected) and all(cell_equal(a, e) for a, e in zip(actual, expected))
+
+
+@judge("csv.rows", one_of=("equals", "contains"))
+def csv_rows(
+    ctx: StepContext, path: str, equals: list[list[Any]] | None = None,
+    contains: list[list[Any]] | None = None, delimiter: str = ",", ordered: bool = True,
+) -> Verdict:
+    """The CSV's rows (header included) are exactly ``equals`` (in order unless ``ordered:
+    false``), or include every row of ``contains``. Cells compare like spreadsheet cells
+    (trimmed; "3.0" equals 3)."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a CSV file but does not exist")
+    with p.open(newline="", encoding="utf-8-sig", errors="replace") as f:
+        rows = [r for r in csv.reader(f, delimiter=delimiter) if any(c.strip() for c in r)]
+    if contains is not None:
+        missing = [e for e in contains if not any(_row_equal(r, e) for r in rows)]
+        if missing:
+            return Verdict.fail(f"{p.name} lacks rows {clip(missing, 160)}; it has {len(rows)} rows, first {clip(rows[:5], 200)}")
+        return Verdict.ok(f"{p.name} has all {len(contains)} expected rows")
+    assert equals is not None
+    if len(rows) != len(equals):
+        return Verdict.fail(f"{p.name} should have {len(equals)} rows but has {len(rows)}: {clip(rows[:6], 240)}")
+    if ordered:
+        for i, (r, e) in enumerate(zip(rows, equals)):
+            if not _row_equal(r, e):
+                return Verdict.fail(f"{p.name} row {i} should be {clip(e, 120)} but is {clip(r, 120)}")
+    else:
+        pool = list(rows)
+        for e in equals:
+            hit = next((i for i, r in enumerate(pool) if _row_equal(r, e)), None)
+            if hit is None:
+                return Verdict.fail(f"{p.name} lacks row {clip(e, 120)} (rows: {clip(rows[:6], 200)})")
+            pool.pop(hit)
+    return Verdict.ok(f"{p.name} has the expected {len(equals)} rows")
+
+
+def archive_names(path: Any) -> list[str]:
+    """Member names of a zip or tar(.gz/.bz2/.xz) archive, without './' and trailing '/'."""
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as zf:
+            names = zf.namelist()
+    elif tarfile.is_tarfile(path):
+        with tarfile.open(path) as tf:
+            names = tf.getnames()
+    else:
+        raise ValueError("not a zip or tar archive")
+    return [n.removeprefix("./").rstrip("/") for n in names if n.removeprefix("./").rstrip("/")]
+
+
+@judge("archive.contains")
+def archive_contains(ctx: StepContext, path: str, names: list[str], exact: bool = False) -> Verdict:
+    """The zip/tar archive holds every member in ``names`` (paths inside the archive; folders
+    as "dir" or "dir/"); with ``exact: true``, nothing else either (folder entries aside)."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be an archive but does not exist")
+    try:
+        actual = archive_names(p)
+    except (ValueError, OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
+        return Verdict.fail(f"{p.name} is not a readable zip or tar archive ({exc})")
+    want = [n.removeprefix("./").rstrip("/") for n in names]
+    have = set(actual)
+    # Archivers differ on whether folders get entries of their own: a file below counts.
+    present = have | {"/".join(a.split("/")[:i]) for a in actual for i in range(1, a.count("/") + 1)}
+    missing = [n for n in want if n not in present]
+    if missing:
+        return Verdict.fail(f"{p.name} lacks {clip(missing, 160)}; it holds {clip(sorted(have), 200)}")
+    if exact:
+        parents = {"/".join(n.split("/")[:i]) for n in want for i in range(1, n.count("/") + 1)}
+        extra = sorted(have - set(want) - parents)
+        if extra:
+            return Verdict.fail(f"{p.name} should hold only {clip(want, 120)} but also holds {clip(extra, 160)}")
+    return Verdict.ok(f"{p.name} holds {clip(want, 120)}")

@@ -1,0 +1,138 @@
+"""docx.* judges: Word documents read with python-docx.
+
+Alignment and bold are read as Word resolves them: the paragraph's or run's
+own setting, else its style chain, else the default (left, not bold).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from ..reset_scripts._common import clip
+from ..runtime.steps import StepContext, Verdict, judge
+from ._common import Regex, check_text, normalize
+
+Alignment = Literal["left", "center", "right", "justify"]
+
+# w:jc values (ECMA-376 and the "start"/"end" LibreOffice may write) -> our names.
+_JC = {"left": "left", "start": "left", "center": "center", "right": "right", "end": "right",
+       "both": "justify", "distribute": "justify", "mediumKashida": "justify",
+       "highKashida": "justify", "lowKashida": "justify", "thaiDistribute": "justify"}
+
+
+def _open(ctx: StepContext, path: str) -> tuple[Path, Any]:
+    import docx
+
+    p = ctx.path(path)
+    if not p.is_file():
+        raise _Missing(f"{p} should be a Word document but does not exist")
+    return p, docx.Document(str(p))
+
+
+class _Missing(Exception):
+    pass
+
+
+def document_text(doc: Any) -> str:
+    """Paragraphs, then table cells row by row, one per line."""
+    lines = [p.text for p in doc.paragraphs]
+    for table in doc.tables:
+        for row in table.rows:
+            lines.append("\t".join(cell.text for cell in row.cells))
+    return "\n".join(lines)
+
+
+@judge("docx.text", one_of=("equals", "contains", "regex"))
+def docx_text(
+    ctx: StepContext, path: str, equals: str | None = None, contains: str | None = None,
+    regex: Regex | None = None,
+) -> Verdict:
+    """The document's text (paragraphs joined by newlines, then tables) equals/contains/matches."""
+    try:
+        p, doc = _open(ctx, path)
+    except _Missing as exc:
+        return Verdict.fail(str(exc))
+    text = document_text(doc)
+    if equals is not None:  # blank paragraphs are layout, not content
+        text = "\n".join(line for line in text.split("\n") if line.strip())
+        equals = "\n".join(line for line in normalize(equals).split("\n") if line.strip())
+    return check_text(f"the text of {p.name}", text, equals, contains, regex)
+
+
+def _qn(tag: str) -> str:
+    from docx.oxml.ns import qn
+
+    return qn(tag)
+
+
+def _jc(element: Any) -> str | None:
+    ppr = element.find(_qn("w:pPr")) if element is not None else None
+    jc = ppr.find(_qn("w:jc")) if ppr is not None else None
+    return jc.get(_qn("w:val")) if jc is not None else None
+
+
+def paragraph_alignment(paragraph: Any) -> str:
+    val = _jc(paragraph._p)
+    style = paragraph.style
+    while val is None and style is not None:
+        val = _jc(style.element)
+        style = style.base_style
+    return _JC.get(val or "left", val or "left")
+
+
+def run_bold(run: Any, paragraph: Any) -> bool:
+    if run.bold is not None:
+        return bool(run.bold)
+    for style in (run.style, paragraph.style):
+        while style is not None:
+            bold = getattr(style.font, "bold", None)
+            if bold is not None:
+                return bool(bold)
+            style = style.base_style
+    return False
+
+
+@judge("docx.paragraph")
+def docx_paragraph(
+    ctx: StepContext, path: str, index: int, text: str | None = None, contains: str | None = None,
+    alignment: Alignment | None = None, bold: bool | None = None, italic: bool | None = None,
+    style: str | None = None,
+) -> Verdict:
+    """Check the ``index``-th non-empty paragraph (0-based; -1 is the last): its text,
+    alignment (left/center/right/justify), bold/italic (all its text, or none of it) and style."""
+    try:
+        p, doc = _open(ctx, path)
+    except _Missing as exc:
+        return Verdict.fail(str(exc))
+    paras = [para for para in doc.paragraphs if para.text.strip()]
+    if not -len(paras) <= index < len(paras):
+        return Verdict.fail(
+            f"{p.name} has only {len(paras)} non-empty paragraphs, so there is no paragraph {index}"
+            f" (texts: {clip([x.text for x in paras[:8]], 200)})"
+        )
+    para = paras[index]
+    label = f"{p.name} paragraph {index} ({clip(para.text, 60)})"
+    problems = []
+    if text is not None and para.text.strip() != text.strip():
+        problems.append(f"text should be {clip(text, 80)} but is {clip(para.text, 120)}")
+    if contains is not None and contains not in para.text:
+        problems.append(f"text should contain {clip(contains, 80)}")
+    if alignment is not None and (actual := paragraph_alignment(para)) != alignment:
+        problems.append(f"alignment should be {alignment} but is {actual}")
+    runs = [r for r in para.runs if r.text.strip()]
+    if bold is not None:
+        flags = [run_bold(r, para) for r in runs]
+        if bold and not all(flags):
+            problems.append(f"should be bold but {clip(' '.join(r.text for r, b in zip(runs, flags) if not b), 60)} is not")
+        if not bold and any(flags):
+            problems.append(f"should not be bold but {clip(' '.join(r.text for r, b in zip(runs, flags) if b), 60)} is")
+    if italic is not None:
+        flags = [bool(r.italic if r.italic is not None else (r.style.font.italic or para.style.font.italic)) for r in runs]
+        if italic and not all(flags) or not italic and any(flags):
+            problems.append(f"should {'' if italic else 'not '}be italic")
+    if style is not None and para.style.name != style:
+        problems.append(f"style should be {style!r} but is {para.style.name!r}")
+    if problems:
+        return Verdict.fail(f"{label}: " + "; ".join(problems))
+    return Verdict.ok(f"{label} is as expected")

@@ -1,0 +1,108 @@
+"""image.* judges: size, and structural similarity (SSIM) to a gold reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from ..reset_scripts._common import gold_file
+from ..runtime.steps import StepContext, Verdict, judge
+
+_MAX_SIDE = 512  # SSIM on a downscaled copy: structure survives, cost stays in milliseconds
+
+
+def _gaussian_kernel(size: int = 11, sigma: float = 1.5) -> np.ndarray:
+    x = np.arange(size, dtype=np.float64) - (size - 1) / 2
+    k = np.exp(-(x**2) / (2 * sigma**2))
+    return k / k.sum()
+
+
+def _filter(img: np.ndarray, kernel: np.ndarray) -> np.ndarray:
+    """Separable 'valid' convolution: a weighted sum of shifted slices per axis."""
+    n = len(kernel)
+    h, w = img.shape
+    rows = sum(kernel[i] * img[i : h - n + 1 + i, :] for i in range(n))
+    return sum(kernel[i] * rows[:, i : w - n + 1 + i] for i in range(n))
+
+
+def ssim(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean SSIM (Wang et al. 2004) of two equal-size grayscale images with values 0..255."""
+    if a.shape != b.shape:
+        raise ValueError(f"shapes differ: {a.shape} vs {b.shape}")
+    if min(a.shape) < 11:
+        raise ValueError(f"images of {a.shape} are smaller than the 11x11 window")
+    k = _gaussian_kernel()
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    mu_a, mu_b = _filter(a, k), _filter(b, k)
+    var_a = _filter(a * a, k) - mu_a**2
+    var_b = _filter(b * b, k) - mu_b**2
+    cov = _filter(a * b, k) - mu_a * mu_b
+    num = (2 * mu_a * mu_b + c1) * (2 * cov + c2)
+    den = (mu_a**2 + mu_b**2 + c1) * (var_a + var_b + c2)
+    return float(np.mean(num / den))
+
+
+def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
+    with Image.open(path) as im:
+        im = im.convert("RGBA")
+        # Transparent pixels count as white, as a viewer would show them.
+        flat = Image.new("RGBA", im.size, (255, 255, 255, 255))
+        flat.alpha_composite(im)
+        return np.asarray(flat.convert("L").resize(size, Image.Resampling.LANCZOS))
+
+
+def compare(path: Path, reference: Path) -> float:
+    """SSIM of two image files at the reference's size (capped at 512 px on the long side)."""
+    with Image.open(reference) as ref:
+        w, h = ref.size
+    scale = min(1.0, _MAX_SIDE / max(w, h))
+    size = (max(11, round(w * scale)), max(11, round(h * scale)))
+    return ssim(_gray(path, size), _gray(reference, size))
+
+
+def _image_size(p: Path) -> tuple[int, int]:
+    with Image.open(p) as im:
+        return im.size
+
+
+@judge("image.size")
+def image_size(ctx: StepContext, path: str, width: int | None = None, height: int | None = None) -> Verdict:
+    """The image is ``width`` x ``height`` pixels (either may be omitted)."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be an image but does not exist")
+    try:
+        w, h = _image_size(p)
+    except OSError as exc:
+        return Verdict.fail(f"{p} is not a readable image: {exc}")
+    wrong = []
+    if width is not None and w != width:
+        wrong.append(f"width should be {width} but is {w}")
+    if height is not None and h != height:
+        wrong.append(f"height should be {height} but is {h}")
+    if wrong:
+        return Verdict.fail(f"{p.name} is {w}x{h}: " + "; ".join(wrong), width=w, height=h)
+    return Verdict.ok(f"{p.name} is {w}x{h}", width=w, height=h)
+
+
+@judge("image.similar")
+def image_similar(ctx: StepContext, path: str, reference: str, min_ssim: float = 0.9) -> Verdict:
+    """The image looks like ``reference`` (a file in the suite's gold/ folder, else ${FILES}):
+    grayscale SSIM at the reference's size is at least ``min_ssim``."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be an image like {reference} but does not exist")
+    ref = gold_file(ctx, reference)
+    try:
+        score = compare(p, ref)
+    except OSError as exc:
+        return Verdict.fail(f"{p} is not a readable image: {exc}")
+    w, h = _image_size(p)
+    if score >= min_ssim:
+        return Verdict.ok(f"{p.name} is similar to {reference} (SSIM {score:.3f} >= {min_ssim})", ssim=score)
+    return Verdict.fail(
+        f"{p.name} ({w}x{h}) is not similar enough to {reference}: SSIM {score:.3f} < {min_ssim}", ssim=score
+    )

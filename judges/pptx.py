@@ -1,0 +1,114 @@
+"""pptx.* judges: slides read with python-pptx.
+
+A title's alignment is resolved like PowerPoint does: the paragraph's own
+``algn``, else the shape's list style, else the layout's placeholder, else
+the master's title style, else left.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from ..reset_scripts._common import clip
+from ..runtime.steps import StepContext, Verdict, judge
+
+Alignment = Literal["left", "center", "right", "justify"]
+_ALGN = {"l": "left", "ctr": "center", "r": "right", "just": "justify", "dist": "justify",
+         "justLow": "justify", "thaiDist": "justify"}
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+_P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
+
+
+def _open(ctx: StepContext, path: str) -> tuple[Path, Any]:
+    from pptx import Presentation
+
+    p = ctx.path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"{p} should be a presentation but does not exist")
+    return p, Presentation(str(p))
+
+
+def _lvl1_algn(txbody: Any) -> str | None:
+    if txbody is None:
+        return None
+    node = txbody.find(f"{_A}lstStyle/{_A}lvl1pPr")
+    return node.get("algn") if node is not None else None
+
+
+def title_alignment(slide: Any, shape: Any) -> str:
+    para = shape.text_frame.paragraphs[0]._p
+    ppr = para.find(f"{_A}pPr")
+    algn = ppr.get("algn") if ppr is not None else None
+    algn = algn or _lvl1_algn(shape._element.find(f"{_P}txBody"))
+    if algn is None and shape.is_placeholder:
+        idx = shape.placeholder_format.idx
+        layout_ph = next((ph for ph in slide.slide_layout.placeholders if ph.placeholder_format.idx == idx), None)
+        if layout_ph is not None:
+            lp = layout_ph.text_frame.paragraphs[0]._p.find(f"{_A}pPr") if layout_ph.has_text_frame else None
+            algn = (lp.get("algn") if lp is not None else None) or _lvl1_algn(layout_ph._element.find(f"{_P}txBody"))
+    if algn is None:
+        master = slide.slide_layout.slide_master._element
+        node = master.find(f"{_P}txStyles/{_P}titleStyle/{_A}lvl1pPr")
+        algn = node.get("algn") if node is not None else None
+    return _ALGN.get(algn or "l", algn or "left")
+
+
+def slide_text(slide: Any) -> str:
+    parts = []
+    for shape in slide.shapes:
+        if shape.has_text_frame:
+            parts.append(shape.text_frame.text)
+        if getattr(shape, "has_table", False) and shape.has_table:
+            parts.extend(cell.text for row in shape.table.rows for cell in row.cells)
+    return "\n".join(parts)
+
+
+@judge("pptx.slide")
+def pptx_slide(
+    ctx: StepContext, path: str, index: int, title: str | None = None,
+    alignment: Alignment | None = None, contains: str | None = None,
+) -> Verdict:
+    """Check slide ``index`` (0-based; -1 is the last): its title text, the title's
+    alignment, and/or that some text on the slide contains ``contains``."""
+    try:
+        p, prs = _open(ctx, path)
+    except FileNotFoundError as exc:
+        return Verdict.fail(str(exc))
+    slides = list(prs.slides)
+    if not -len(slides) <= index < len(slides):
+        return Verdict.fail(f"{p.name} has {len(slides)} slides, so there is no slide {index}")
+    slide = slides[index]
+    shape = slide.shapes.title
+    actual_title = shape.text_frame.text if shape is not None else None
+    label = f"{p.name} slide {index}"
+    problems = []
+    if title is not None:
+        if actual_title is None:
+            problems.append(f"should have the title {clip(title, 80)} but has no title placeholder")
+        elif actual_title.strip() != title.strip():
+            problems.append(f"title should be {clip(title, 80)} but is {clip(actual_title, 120)}")
+    if alignment is not None:
+        if shape is None:
+            problems.append(f"title should be aligned {alignment} but the slide has no title")
+        elif (actual := title_alignment(slide, shape)) != alignment:
+            problems.append(f"title alignment should be {alignment} but is {actual}")
+    if contains is not None and contains not in (text := slide_text(slide)):
+        problems.append(f"should contain {clip(contains, 80)} but its text is {clip(text, 160)}")
+    if problems:
+        return Verdict.fail(f"{label}: " + "; ".join(problems))
+    return Verdict.ok(f"{label} is as expected")
+
+
+@judge("pptx.count")
+def pptx_count(ctx: StepContext, path: str, count: int) -> Verdict:
+    """The presentation has exactly ``count`` slides."""
+    try:
+        p, prs = _open(ctx, path)
+    except FileNotFoundError as exc:
+        return Verdict.fail(str(exc))
+    n = len(prs.slides)
+    if n == count:
+        return Verdict.ok(f"{p.name} has {count} slides")
+    titles = [s.shapes.title.text_frame.text if s.shapes.title is not None else None for s in prs.slides]
+    return Verdict.fail(f"{p.name} should have {count} slides but has {n} (titles: {clip(titles, 160)})")

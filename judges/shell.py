@@ -1,0 +1,50 @@
+"""shell.output and process.running judges (host side)."""
+
+from __future__ import annotations
+
+from ..reset_scripts._common import clip, short
+from ..reset_scripts.apps import processes_on_display
+from ..reset_scripts.shell import run_shell
+from ..runtime.steps import StepContext, Verdict, judge
+from ._common import Regex, check_text
+
+
+@judge("shell.output", one_of=("equals", "contains", "regex"))
+def shell_output(
+    ctx: StepContext, cmd: str, equals: str | None = None, contains: str | None = None,
+    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0,
+) -> Verdict:
+    """Run ``cmd`` with bash in the workspace; its stdout equals/contains/matches the text.
+
+    ``exit_code`` (default 0) must match too; ``null`` accepts any exit code.
+    """
+    proc = run_shell(ctx, cmd, timeout)
+    what = f"output of `{short(cmd)}`"
+    if exit_code is not None and proc.returncode != exit_code:
+        return Verdict.fail(
+            f"`{short(cmd)}` exited with {proc.returncode}, expected {exit_code}:"
+            f" {clip((proc.stderr or proc.stdout).strip())}",
+            stdout=proc.stdout[:2000], stderr=proc.stderr[:2000],
+        )
+    return check_text(what, proc.stdout, equals, contains, regex)
+
+
+@judge("process.running")
+def process_running(ctx: StepContext, name: str, running: bool = True) -> Verdict:
+    """A process whose command line contains ``name`` is (or, with running: false, is not) alive.
+
+    With a task display only processes on that display count.
+    """
+    import psutil
+
+    if ctx.display:
+        procs = processes_on_display(name, ctx.display)
+    else:
+        procs = [p for p in psutil.process_iter(["cmdline"]) if name in " ".join(p.info["cmdline"] or [])
+                 and p.pid != psutil.Process().pid]
+    pids = [p.pid for p in procs]
+    if bool(pids) == running:
+        return Verdict.ok(f"process {name!r} is {'running' if running else 'not running'}" + (f" (pids {pids})" if pids else ""))
+    if running:
+        return Verdict.fail(f"no process with {name!r} in its command line is running")
+    return Verdict.fail(f"process {name!r} should not be running but is (pids {pids[:10]})")

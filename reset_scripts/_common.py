@@ -1,0 +1,73 @@
+"""Helpers shared by the built-in reset steps and judges (host side only)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+from ..runtime.steps import StepContext, StepFailed
+
+
+def _parse_mode(value: Any) -> int:
+    """Accept "0644", "644", "0o644" (octal strings) or an int (YAML reads 0644 as 420).
+
+    An unquoted ``644`` arrives as the decimal 644 = 0o1204, which sets the sticky
+    bit: that is almost always a quoting mistake, so it is rejected.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
+    if isinstance(value, int):
+        if value & ~0o777:
+            raise ValueError(
+                f"file mode {value} is not a permission mask; quote it as an octal string, e.g. \"0{value}\""
+            )
+        return value
+    if isinstance(value, str) and re.fullmatch(r"(0o?)?[0-7]{3,4}", value.strip()):
+        return int(value.strip().removeprefix("0o"), 8)
+    raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
+
+
+FileMode = Annotated[int, BeforeValidator(_parse_mode)]
+"""A permission mask written as an octal string ("0644") or a YAML octal int (0644)."""
+
+
+def clip(value: Any, limit: int = 200) -> str:
+    """repr() of a value cut to ``limit`` characters, saying how long it really was."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    length = f" ({len(value)} chars)" if isinstance(value, (str, bytes)) else ""
+    return text[: limit - 1] + "…" + length
+
+
+def fixture(ctx: StepContext, src: str) -> Path:
+    """A path inside the suite's fixture folder; refuses to escape it."""
+    root = ctx.files.resolve()
+    p = (root / src).resolve()
+    if p != root and root not in p.parents:
+        raise StepFailed(f"fixture path {src!r} leaves the fixture folder {root}")
+    if not p.exists():
+        raise StepFailed(f"fixture {src!r} not found in {root}")
+    return p
+
+
+def gold_file(ctx: StepContext, ref: str) -> Path:
+    """A judge's reference file: absolute, or in the suite's gold/ folder, else in its fixtures."""
+    p = Path(ref)
+    if p.is_absolute():
+        candidates = [p]
+    else:
+        candidates = [d / ref for d in (ctx.gold, ctx.files) if d is not None]
+    for c in candidates:
+        if c.exists():
+            return c
+    raise FileNotFoundError(f"reference file {ref!r} not found (looked in {', '.join(map(str, candidates))})")
+
+
+def short(text: str, limit: int = 80) -> str:
+    """``text`` itself (no quotes), cut to ``limit`` characters with an ellipsis."""
+    text = " ".join(text.split()) if "\n" in text else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,175 @@
+"""apps.* reset steps: start, open files in, and stop desktop apps on the task's display.
+
+Launching waits for the app's window to appear (polling, no fixed sleeps), so
+the agent's first screenshot already shows it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+import psutil
+
+from ..runtime.steps import StepContext, StepFailed, reset_step
+from . import _x11
+
+TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
+                   ".cfg", ".conf", ".toml", ".xml", ".html", ".css", ".js", ".tsv", ""}
+OFFICE_EXTENSIONS = {".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".rtf"}
+
+# LibreOffice starts with a "tip of the day" dialog on a fresh profile; turn it off.
+_LO_REGISTRY = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+<item oor:path="/org.openoffice.Setup/Office"><prop oor:name="ooSetupInstCompleted" oor:op="fuse"><value>true</value></prop></item>
+</oor:items>
+"""
+
+
+def libreoffice_profile(tag: str) -> Path:
+    """A LibreOffice user profile per display (or per tag).
+
+    Without it, a second soffice hands its document to the first running
+    instance, which may be on another worker's display.
+    """
+    profile = Path(tempfile.gettempdir()) / f"deskact-lo-{os.getuid()}-{tag}"
+    user = profile / "user"
+    if not (user / "registrymodifications.xcu").exists():
+        user.mkdir(parents=True, exist_ok=True)
+        (user / "registrymodifications.xcu").write_text(_LO_REGISTRY)
+    return profile
+
+
+def _display_tag(display: str) -> str:
+    return display.lstrip(":").split(".")[0] or "0"
+
+
+def app_argv(argv: list[str], display: str) -> list[str]:
+    """Add the flags an app needs to run in isolation on one display."""
+    exe = Path(argv[0]).name
+    if exe in ("libreoffice", "soffice") and not any(a.startswith("-env:UserInstallation") for a in argv):
+        profile = libreoffice_profile(_display_tag(display))
+        return [argv[0], "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *argv[1:]]
+    if exe == "mousepad" and "--disable-server" not in argv:
+        # Otherwise mousepad registers on the session bus and reuses another display's instance.
+        return [argv[0], "--disable-server", *argv[1:]]
+    return argv
+
+
+def _need_display(ctx: StepContext, step: str) -> str:
+    if not ctx.display:
+        raise StepFailed(f"{step} needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
+    return ctx.display
+
+
+def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float, step: str) -> None:
+    display = _need_display(ctx, step)
+    argv = app_argv(argv, display)
+    env = ctx.env()
+    env["DISPLAY"] = display
+    err = tempfile.TemporaryFile()  # already unlinked; the app keeps writing to it
+    try:
+        proc = subprocess.Popen(
+            argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+        )
+    except OSError as exc:
+        err.close()
+        raise StepFailed(f"{step}: cannot start {argv[0]!r}: {exc}") from exc
+    if window is None:
+        err.close()
+        return
+
+    def crashed() -> str | None:
+        # A launcher that exits 0 may have handed over to a daemon: keep waiting for the window.
+        code = proc.poll()
+        if code is None or code == 0:
+            return None
+        err.seek(0)
+        tail = err.read().decode("utf-8", "replace").strip()[-400:]
+        return f"{step}: {shlex.join(argv)} exited with {code} before a window appeared: {tail or '(no stderr)'}"
+
+    try:
+        _x11.wait_for_window(display, window, timeout, give_up=crashed)
+    except (TimeoutError, RuntimeError, ConnectionError) as exc:
+        raise StepFailed(str(exc) if str(exc).startswith(step) else f"{step}: {exc}") from None
+    finally:
+        err.close()
+
+
+@reset_step("apps.launch")
+def apps_launch(ctx: StepContext, cmd: str, window: str | None = None, timeout: float = 30) -> None:
+    """Start ``cmd`` on the task's display, detached; wait until a window whose title
+    contains ``window`` (case-insensitive) exists."""
+    argv = shlex.split(cmd)
+    if not argv:
+        raise StepFailed("apps.launch: empty cmd")
+    launch(ctx, argv, window, timeout, "apps.launch")
+
+
+def app_for(path: Path) -> list[str]:
+    ext = path.suffix.lower()
+    if ext in OFFICE_EXTENSIONS:
+        return ["libreoffice"]
+    if ext in TEXT_EXTENSIONS:
+        return ["mousepad"]
+    raise StepFailed(
+        f"apps.open: no default app for {path.name!r}; pass `app` (known: text files -> mousepad,"
+        f" {', '.join(sorted(OFFICE_EXTENSIONS))} -> libreoffice)"
+    )
+
+
+@reset_step("apps.open")
+def apps_open(
+    ctx: StepContext, path: str, window: str | None = None, app: str | None = None, timeout: float = 60
+) -> None:
+    """Open a file in its app (text -> mousepad, office files -> libreoffice, or ``app``)
+    and wait for a window titled with ``window`` (default: the file's name)."""
+    p = ctx.path(path)
+    if not p.exists():
+        raise StepFailed(f"apps.open: {p} does not exist")
+    argv = shlex.split(app) if app else app_for(p)
+    launch(ctx, [*argv, str(p)], window if window is not None else p.name, timeout, "apps.open")
+
+
+def processes_on_display(name: str, display: str) -> list[psutil.Process]:
+    """Processes whose command line contains ``name`` and whose $DISPLAY is ``display``."""
+    want = _display_tag(display)
+    me = os.getpid()
+    found = []
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            cmdline = " ".join(proc.info["cmdline"] or [])
+            if proc.pid == me or name not in cmdline:
+                continue
+            disp = proc.environ().get("DISPLAY")
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        if disp is not None and _display_tag(disp) == want:
+            found.append(proc)
+    return found
+
+
+@reset_step("apps.kill")
+def apps_kill(ctx: StepContext, name: str, timeout: float = 5) -> None:
+    """Stop processes on the task's display whose command line contains ``name``
+    (SIGTERM, then SIGKILL after ``timeout``); none running is fine."""
+    procs = processes_on_display(name, _need_display(ctx, "apps.kill"))
+    for proc in procs:
+        try:
+            proc.send_signal(signal.SIGTERM)
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(procs, timeout=timeout)
+    for proc in alive:
+        try:
+            proc.kill()
+        except psutil.NoSuchProcess:
+            pass
+    psutil.wait_procs(alive, timeout=timeout)

@@ -1,0 +1,56 @@
+"""shell.run: a host-side shell command (workspace as cwd, placeholders in env)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+from typing import IO
+
+from ..runtime.steps import StepContext, StepFailed, reset_step
+from ._common import clip
+
+
+def run_shell(ctx: StepContext, cmd: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd`` with bash in the workspace; a timeout raises StepFailed.
+
+    Output goes to temporary files, not pipes, so a command that leaves a
+    background process behind (``server &``) returns as soon as bash exits.
+    ``start_new_session`` gives it its own process group so a timeout kills
+    the whole pipeline, not only the shell.
+    """
+    cwd = ctx.workspace if ctx.workspace.is_dir() else None
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            ["bash", "-c", cmd], cwd=cwd, env=ctx.env(), stdout=out, stderr=err,
+            stdin=subprocess.DEVNULL, start_new_session=True,
+        )
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill_group(proc.pid)
+            proc.wait()
+            raise StepFailed(f"command {clip(cmd, 120)} did not finish within {timeout:g} s") from None
+        return subprocess.CompletedProcess(proc.args, proc.returncode, _read(out), _read(err))
+
+
+def _read(f: IO[bytes]) -> str:
+    f.seek(0)
+    return f.read().decode("utf-8", errors="replace")
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+@reset_step("shell.run")
+def shell_run(ctx: StepContext, cmd: str, timeout: float = 60) -> None:
+    """Run a bash command on the host; a non-zero exit fails the step with its stderr."""
+    proc = run_shell(ctx, cmd, timeout)
+    if proc.returncode != 0:
+        err = (proc.stderr or proc.stdout).strip()[-500:]
+        raise StepFailed(f"command {clip(cmd, 120)} exited with {proc.returncode}: {err or '(no output)'}")
