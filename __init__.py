@@ -13,3 +13,14 @@ def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
     from .runtime.notebook import load_ipython_extension as load
 
     load(ipython)
+
+
+def __getattr__(name: str):  # lazy: `import deskact` stays fast and light
+    if name in ("Env",):
+        from .runtime.notebook import Env
+
+        return Env
+    raise AttributeError(name)
+
+
+__all__ = ["Env", "__version__"]
