@@ -1,13 +1,8 @@
-# The two commands of the README. Both are idempotent.
+# Shortcuts for the README's two commands (which work without make).
 .PHONY: demo test setup
-
 setup:
-	scripts/setup.sh
-
-# Set up, then run the `os` suite headless with the offline reference model.
-demo: setup
-	.venv/bin/deskact run task_suites/os --model reference --workers 2
-
-# Set up, then run the whole test suite.
-test: setup
-	.venv/bin/python -m pytest -q
+	bash scripts/setup.sh
+demo:
+	bash scripts/demo.sh
+test:
+	bash scripts/test.sh
