@@ -28,7 +28,13 @@ fi
 
 PY=${PYTHON:-python3}
 if [[ ! -x .venv/bin/python ]]; then
-  "$PY" -m venv .venv
+  if ! "$PY" -m venv .venv 2>/dev/null; then
+    # Debian's python3 ships venv separately.
+    rm -rf .venv
+    SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
+    $SUDO apt-get install -y -qq python3-venv >/dev/null
+    "$PY" -m venv .venv
+  fi
 fi
 # Reinstall only when the dependency list changed.
 stamp=.venv/.deskact-installed
