@@ -50,3 +50,40 @@ class ExecResult(BaseModel):
     exited: bool = False
     """The code called exit() (the episode should finish)."""
     duration_s: float = 0.0
+
+    def text(self) -> str:
+        """All text the code produced, in reading order, without any truncation."""
+        parts = []
+        if self.stdout:
+            parts.append(self.stdout.rstrip("\n"))
+        if self.stderr:
+            parts.append("[stderr]\n" + self.stderr.rstrip("\n"))
+        if self.result is not None:
+            parts.append(f"Out: {self.result}")
+        if self.error is not None:
+            parts.append(self.error.traceback or f"{self.error.ename}: {self.error.evalue}")
+        if self.status == "timeout":
+            parts.append(
+                f"[The code ran too long and was interrupted after {self.duration_s:.1f} s"
+                + ("; the kernel was restarted, so earlier variables and imports are gone.]" if self.restarted else ".]")
+            )
+        elif self.status == "kernel_died":
+            parts.append("[The kernel died (crash, os._exit or out of memory) and was restarted; "
+                         "earlier variables and imports are gone.]")
+        if self.images or self.images_dropped:
+            parts.append(f"[{len(self.images)} image(s) displayed"
+                         + (f", {self.images_dropped} dropped" if self.images_dropped else "") + "]")
+        return "\n".join(parts) or "[no output]"
+
+    def for_model(self, max_chars: int) -> str:
+        """``text()`` middle-truncated to ``max_chars``, with a marker saying how much was cut."""
+        return truncate_middle(self.text(), max_chars)
+
+
+def truncate_middle(text: str, max_chars: int) -> str:
+    """Keep the head and the tail (errors and final prints live there); say how much went."""
+    if len(text) <= max_chars:
+        return text
+    half = max(max_chars // 2, 1)
+    head, tail = text[:half], text[-half:]
+    return f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"

@@ -1,0 +1,568 @@
+"""One sandboxed IPython kernel that model-written code runs in.
+
+``KernelSession`` starts ipykernel through jupyter_client (ipc transport, a
+connection file in a private directory), preloads the toolkits, and runs code
+with ``execute(code, timeout) -> ExecResult``. It never hangs the runtime:
+
+- completion is the ``execute_reply`` plus iopub ``idle`` for that message;
+  both channels are polled with short timeouts and the process is checked
+  between polls, so a dead kernel is noticed within ~0.1 s (jupyter_client's
+  ``execute_interactive`` never notices one);
+- at the deadline the kernel gets an ``interrupt_request`` (message mode: a
+  SIGINT to the process group would hit bwrap); if it is not idle after
+  ``kernel.interrupt_grace`` it is killed, restarted and preloaded again;
+- output is capped while it arrives (head and tail kept).
+
+Kernels never outlive the runtime: each is spawned from one long-lived
+thread with a parent-death signal (PDEATHSIG fires when the forking *thread*
+exits), killed at interpreter exit and on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import atexit
+import base64
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+import weakref
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from queue import Empty
+from typing import Any, Iterable, Literal
+
+import zmq
+from jupyter_client.blocking.client import BlockingKernelClient
+from jupyter_client.connect import write_connection_file
+from jupyter_client.launcher import launch_kernel
+
+from . import sandbox
+from . import sandbox as sandbox_module
+from .config import Config
+from .errors import KernelError
+from .execution import ExecError, ExecResult, Image
+from .kernel_boot import EXIT_NAME
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
+_POLL_MS = 100
+_IMAGE_TYPES = ("image/png", "image/jpeg")
+
+# Every kernel is forked from this one thread, which lives as long as the
+# interpreter: a thread that exits would SIGKILL its kernels through PDEATHSIG.
+_spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-kernel-spawn")
+_zmq = zmq.Context()
+_live: "weakref.WeakSet[KernelSession]" = weakref.WeakSet()
+_live_lock = threading.Lock()
+
+Outcome = Literal["done", "hung", "died"]
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+class CappedText:
+    """Text capture with a hard memory cap: the first half and the latest half are kept.
+
+    Output is counted in characters (``capture_limit_bytes`` is a close proxy:
+    kernel output is mostly ASCII) and never held beyond the cap.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.head_limit = max(limit // 2, 1)
+        self.tail_limit = max(limit - self.head_limit, 1)
+        self.clear()
+
+    def clear(self) -> None:
+        self.head: list[str] = []
+        self.head_len = 0
+        self.tail: deque[str] = deque()
+        self.tail_len = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> None:
+        if self.head_len < self.head_limit:
+            take = text[: self.head_limit - self.head_len]
+            self.head.append(take)
+            self.head_len += len(take)
+            text = text[len(take):]
+            if not text:
+                return
+        self.tail.append(text)
+        self.tail_len += len(text)
+        while self.tail_len - len(self.tail[0]) >= self.tail_limit:
+            gone = self.tail.popleft()
+            self.tail_len -= len(gone)
+            self.dropped += len(gone)
+        if self.tail_len > self.tail_limit:
+            excess = self.tail_len - self.tail_limit
+            self.tail[0] = self.tail[0][excess:]
+            self.tail_len -= excess
+            self.dropped += excess
+
+    def value(self) -> str:
+        head, tail = "".join(self.head), "".join(self.tail)
+        if not self.dropped:
+            return head + tail
+        return f"{head}\n[... {self.dropped} characters dropped at capture ...]\n{tail}"
+
+
+class _Run:
+    """What one execute request produced so far (iopub and shell messages for its msg_id)."""
+
+    def __init__(self, config: Config) -> None:
+        k = config.kernel
+        self.max_images, self.max_image_bytes = k.max_images, k.max_image_bytes
+        self.stdout = CappedText(k.capture_limit_bytes)
+        self.stderr = CappedText(k.capture_limit_bytes)
+        self.result: str | None = None
+        self.result_cap = k.capture_limit_bytes
+        self.images: list[Image] = []
+        self.images_dropped = 0
+        self.error: ExecError | None = None
+        self.reply: dict[str, Any] | None = None
+        self.idle = False
+        self.clear_pending = False
+
+    def _clear(self) -> None:
+        self.stdout.clear()
+        self.stderr.clear()
+        self.images.clear()
+        self.images_dropped = 0
+        self.clear_pending = False
+
+    def _image(self, data: dict[str, Any]) -> bool:
+        for media in _IMAGE_TYPES:
+            if media in data:
+                encoded = data[media]
+                # Size check before decoding: base64 is 4/3 of the bytes.
+                if len(self.images) >= self.max_images or len(encoded) * 3 // 4 > self.max_image_bytes:
+                    self.images_dropped += 1
+                else:
+                    self.images.append(Image(media_type=media, data=base64.b64decode(encoded)))
+                return True
+        return False
+
+    def handle(self, msg: dict[str, Any]) -> None:
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "status":
+            self.idle = self.idle or content.get("execution_state") == "idle"
+            return
+        if kind == "clear_output":
+            if content.get("wait"):
+                self.clear_pending = True
+            else:
+                self._clear()
+            return
+        if self.clear_pending and kind in ("stream", "display_data", "execute_result", "error"):
+            self._clear()
+        if kind == "stream":
+            # `!cmd` runs under a pty, which ends lines with \r\n.
+            text = content.get("text", "").replace("\r\n", "\n")
+            (self.stderr if content.get("name") == "stderr" else self.stdout).write(text)
+        elif kind in ("display_data", "update_display_data", "execute_result"):
+            data = content.get("data", {})
+            has_image = self._image(data)
+            text = data.get("text/plain")
+            if kind == "execute_result":
+                self.result = text[: self.result_cap] if text is not None else None
+            elif text is not None and not has_image:
+                self.stdout.write(text + "\n")
+        elif kind == "error":
+            self.error = _exec_error(content)
+
+    def to_result(self, status: str, restarted: bool, duration: float) -> ExecResult:
+        error = self.error
+        exited = False
+        if self.reply is not None and self.reply.get("status") == "error":
+            if self.reply.get("ename") == EXIT_NAME:
+                exited, error = True, None
+            elif error is None:
+                error = _exec_error(self.reply)
+        elif self.reply is not None and self.reply.get("status") == "aborted" and error is None:
+            error = ExecError(ename="Aborted", evalue="the kernel aborted this request")
+        if status == "error" and exited:
+            status = "ok"
+        return ExecResult(
+            status=status,  # type: ignore[arg-type]
+            stdout=self.stdout.value(),
+            stderr=self.stderr.value(),
+            result=self.result,
+            error=error,
+            images=self.images,
+            images_dropped=self.images_dropped,
+            restarted=restarted,
+            exited=exited,
+            duration_s=round(duration, 4),
+        )
+
+
+def _exec_error(content: dict[str, Any]) -> ExecError:
+    tb = content.get("traceback") or []
+    return ExecError(
+        ename=str(content.get("ename", "Error")),
+        evalue=str(content.get("evalue", "")),
+        traceback=strip_ansi("\n".join(tb) if isinstance(tb, list) else str(tb)),
+    )
+
+
+class KernelSession:
+    """One kernel: ``start``, ``execute``, ``interrupt``, ``restart``, ``shutdown``; a context manager.
+
+    ``preload``: (toolkit name, code) pairs run silently at start and after
+    every restart. ``env``: extra environment for the kernel (on top of the
+    sandbox allowlist). ``sockets``: env var -> host Unix socket of a local
+    service, reachable in the kernel as ``http://127.0.0.1:PORT`` in that var.
+    ``workspace``: cwd and HOME (a temporary one, removed at shutdown, if None).
+    ``sandbox``: override ``config.sandbox.mode``.
+    """
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        workspace: Path | None = None,
+        preload: Iterable[tuple[str, str]] = (),
+        env: dict[str, str] | None = None,
+        sockets: dict[str, Path] | None = None,
+        display: str | None = None,
+        sandbox: str | None = None,
+    ) -> None:
+        self.config = config or Config()
+        self.preload = list(preload)
+        self.env = dict(env or {})
+        self.sockets = {k: Path(v) for k, v in (sockets or {}).items()}
+        self.display = display
+        # (``sandbox`` shadows the module here; the helpers below reach it.)
+        self.mode: sandbox_module.Mode = sandbox_mode_for(self.config, sandbox)
+        self.uid = _allocate(self.mode)
+        self._owns_workspace = workspace is None
+        self.workspace = Path(workspace or tempfile.mkdtemp(prefix="deskact-ws-")).resolve()
+        self._private: Path | None = None
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._kc: BlockingKernelClient | None = None
+        self._control_lock = threading.Lock()
+        self._generation = 0
+        self._workspace_granted = False
+        self._closed = False
+
+    # -- lifecycle ------------------------------------------------------------
+
+    def start(self) -> "KernelSession":
+        """Launch the kernel and run the preload. Idempotent."""
+        if self._closed:
+            raise KernelError("this kernel session was shut down; create a new one")
+        if self.alive:
+            return self
+        if self._private is None:
+            self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
+            self.workspace.mkdir(parents=True, exist_ok=True)
+            sandbox.give_to(self._private, self.uid)
+            if self.uid is not None:
+                os.chown(self.workspace, self.uid, self.uid)
+        with _live_lock:
+            _live.add(self)
+        _install_exit_handlers()
+        try:
+            self._launch()
+            self._wait_ready()
+            self._run_preload()
+        except BaseException:
+            self._kill()
+            raise
+        return self
+
+    def restart(self) -> None:
+        """Kill the kernel and start a fresh, preloaded one (all variables are lost)."""
+        self._kill()
+        self.start()
+
+    def shutdown(self) -> None:
+        """Kill the kernel and remove its private files (and the workspace if we made it)."""
+        self._closed = True
+        self._kill()
+        with _live_lock:
+            _live.discard(self)
+        if self._private is not None:
+            shutil.rmtree(self._private, ignore_errors=True)
+        if self._owns_workspace:
+            shutil.rmtree(self.workspace, ignore_errors=True)
+
+    close = shutdown
+
+    def __enter__(self) -> "KernelSession":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.shutdown()
+
+    def __del__(self) -> None:
+        try:
+            self._kill()
+        except Exception:  # noqa: BLE001 - best effort at garbage collection
+            pass
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None and self._kc is not None
+
+    @property
+    def pid(self) -> int | None:
+        """PID of the outermost launched process (the kernel in mode none, bwrap's in bwrap mode)."""
+        return self._proc.pid if self._proc else None
+
+    def interrupt(self) -> None:
+        """Ask the kernel to interrupt the running code (KeyboardInterrupt). Safe from any thread."""
+        with self._control_lock:
+            kc = self._kc
+            if kc is None or not self.alive:
+                return
+            msg = kc.session.msg("interrupt_request", {})
+            kc.control_channel.send(msg)
+            while True:  # drop earlier interrupt replies nobody reads
+                try:
+                    kc.control_channel.get_msg(timeout=0)
+                except Empty:
+                    break
+
+    # -- running code ---------------------------------------------------------
+
+    def execute(self, code: str, timeout: float | None = None) -> ExecResult:
+        """Run ``code``; never raises for anything the code does. ``timeout`` None = no limit."""
+        if not self.alive:
+            self.start()
+        if not self._workspace_granted:
+            # Host-side reset steps wrote the workspace as us; the sandbox uid must own it.
+            sandbox.give_to(self.workspace, self.uid)
+            self._workspace_granted = True
+        started = time.monotonic()
+        run, outcome = self._collect(code, timeout, silent=False)
+        duration = time.monotonic() - started
+        if outcome == "done":
+            status = "error" if (run.reply or {}).get("status") != "ok" else "ok"
+            return run.to_result(status, restarted=False, duration=duration)
+        if outcome == "died":
+            self.restart()
+            return run.to_result("kernel_died", restarted=True, duration=duration)
+        if outcome == "interrupted":
+            return run.to_result("timeout", restarted=False, duration=duration)
+        self.restart()  # hung: the interrupt did not work within the grace
+        return run.to_result("timeout", restarted=True, duration=duration)
+
+    def _collect(self, code: str, timeout: float | None, silent: bool) -> tuple[_Run, Outcome | str]:
+        """Send one execute_request and gather its output until done, hung or dead.
+
+        Returns outcome "done", "died", "hung" (not idle after interrupt + grace)
+        or "interrupted" (the interrupt worked: idle within the grace).
+        """
+        kc = self._kc
+        assert kc is not None and self._proc is not None
+        run = _Run(self.config)
+        msg_id = kc.execute(code, silent=silent, store_history=not silent, allow_stdin=False, stop_on_error=False)
+        poller = zmq.Poller()
+        iopub, shell = kc.iopub_channel.socket, kc.shell_channel.socket
+        poller.register(iopub, zmq.POLLIN)
+        poller.register(shell, zmq.POLLIN)
+        deadline = time.monotonic() + timeout if timeout is not None else float("inf")
+        interrupted_at: float | None = None
+        grace = self.config.kernel.interrupt_grace
+        while not (run.reply is not None and run.idle):
+            now = time.monotonic()
+            limit = deadline if interrupted_at is None else interrupted_at + grace
+            if now >= limit:
+                if interrupted_at is None:
+                    self.interrupt()
+                    interrupted_at = now
+                    continue
+                return run, "hung"
+            wait_ms = _POLL_MS if limit == float("inf") else min(_POLL_MS, max(1, int((limit - now) * 1000)))
+            events = dict(poller.poll(wait_ms))
+            if iopub in events:
+                self._drain(kc.iopub_channel, msg_id, run.handle)
+            if shell in events:
+                self._drain(kc.shell_channel, msg_id, lambda m: setattr(run, "reply", m["content"])
+                            if m["msg_type"] == "execute_reply" else None)
+            if not events and self._proc.poll() is not None:
+                return run, "died"
+        if interrupted_at is not None:
+            return run, "interrupted"
+        return run, "done"
+
+    @staticmethod
+    def _drain(channel: Any, msg_id: str, handle: Any) -> None:
+        while True:
+            try:
+                msg = channel.get_msg(timeout=0)
+            except Empty:
+                return
+            if msg.get("parent_header", {}).get("msg_id") == msg_id:
+                handle(msg)
+
+    # -- internals ------------------------------------------------------------
+
+    def _launch(self) -> None:
+        assert self._private is not None
+        self._generation += 1
+        gen = self._generation
+        conn = self._private / f"kernel-{gen}.json"
+        write_connection_file(
+            str(conn), ip=str(self._private / f"ipc{gen}"), transport="ipc", key=uuid.uuid4().hex.encode()
+        )
+        if self.uid is not None:
+            os.chown(conn, self.uid, self.uid)
+        inner = [
+            sys.executable, "-m", "ipykernel_launcher", "-f", str(conn),
+            "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
+        ]
+        plan = sandbox.plan(
+            inner, mode=self.mode, config=self.config, workspace=self.workspace,
+            private_dir=self._private, env=self.env, display=self.display,
+            sockets=self.sockets, uid=self.uid,
+        )
+        self._log = self._private / f"kernel-{gen}.log"
+        log = open(self._log, "wb")  # noqa: SIM115 - handed to the child
+        try:
+            self._proc = _spawner.submit(
+                launch_kernel, plan.argv, stdout=subprocess.DEVNULL, stderr=log,
+                env=plan.env, cwd=str(plan.cwd),
+            ).result()
+        except OSError as exc:
+            raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
+        finally:
+            log.close()
+        kc = BlockingKernelClient(context=_zmq)
+        kc.load_connection_file(str(conn))
+        kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
+        self._kc = kc
+
+    def _log_tail(self, limit: int = 1500) -> str:
+        try:
+            text = self._log.read_text(errors="replace")
+        except OSError:
+            return ""
+        return text[-limit:].strip()
+
+    def _wait_ready(self) -> None:
+        """kernel_info until answered on shell, and until iopub delivers (so no output is missed)."""
+        kc, proc = self._kc, self._proc
+        assert kc is not None and proc is not None
+        deadline = time.monotonic() + self.config.kernel.startup_timeout
+        while time.monotonic() < deadline:
+            msg_id = kc.kernel_info()
+            answered = False
+            until = min(deadline, time.monotonic() + 1.0)
+            while time.monotonic() < until:
+                try:
+                    msg = kc.shell_channel.get_msg(timeout=0.05)
+                except Empty:
+                    if proc.poll() is not None:
+                        raise KernelError(
+                            f"the kernel exited during startup (exit {proc.returncode}, sandbox "
+                            f"{self.mode}):\n{self._log_tail()}"
+                        ) from None
+                    continue
+                if msg.get("parent_header", {}).get("msg_id") == msg_id:
+                    answered = True
+                    break
+            if not answered:
+                continue
+            try:
+                kc.iopub_channel.get_msg(timeout=0.2)
+                return
+            except Empty:
+                continue  # iopub not subscribed yet: ask again so a status message is published
+        raise KernelError(
+            f"the kernel did not answer within kernel.startup_timeout = "
+            f"{self.config.kernel.startup_timeout} s (sandbox {self.mode}):\n{self._log_tail()}"
+        )
+
+    def _run_preload(self) -> None:
+        sockets = {k: str(v.resolve()) for k, v in self.sockets.items()}
+        boot = (
+            "from deskact.runtime import kernel_boot as _deskact_boot\n"
+            f"_deskact_boot.install({json.dumps(sockets)})\n"
+            "del _deskact_boot\n"
+        )
+        for name, code in [("deskact", boot), *self.preload]:
+            run, outcome = self._collect(code, self.config.kernel.startup_timeout, silent=True)
+            if outcome == "done" and (run.reply or {}).get("status") == "ok":
+                continue
+            if outcome == "done":
+                err = run.error or _exec_error(run.reply or {})
+                what = f"{err.ename}: {err.evalue}\n{err.traceback}".rstrip()
+            elif outcome == "died":
+                what = f"the kernel died:\n{self._log_tail()}"
+            else:
+                what = f"it did not finish within kernel.startup_timeout = {self.config.kernel.startup_timeout} s"
+            raise KernelError(f"preload of toolkit {name!r} failed: {what}")
+
+    def _kill(self) -> None:
+        kc, proc = self._kc, self._proc
+        with self._control_lock:
+            self._kc = None
+        if kc is not None:
+            kc.stop_channels()
+        if proc is not None and proc.poll() is None:
+            try:
+                # start_new_session made it a group leader: the group holds `!cmd` children too.
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                proc.kill()
+        if proc is not None:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            for stream in (proc.stdin, proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
+
+
+def sandbox_mode_for(config: Config, override: str | None) -> sandbox.Mode:
+    return sandbox.resolve_mode(config.sandbox, override)
+
+
+def _allocate(mode: sandbox.Mode) -> int | None:
+    return sandbox.allocate_uid(mode)
+
+
+def kill_all() -> None:
+    """Kill every kernel this process started (atexit, SIGTERM)."""
+    with _live_lock:
+        sessions = list(_live)
+    for session in sessions:
+        try:
+            session._kill()
+        except Exception:  # noqa: BLE001 - keep killing the others
+            pass
+
+
+_handlers_installed = False
+
+
+def _install_exit_handlers() -> None:
+    """atexit always; SIGTERM only when nobody else handles it (then kill kernels and die as before)."""
+    global _handlers_installed
+    if _handlers_installed:
+        return
+    _handlers_installed = True
+    atexit.register(kill_all)
+    if threading.current_thread() is not threading.main_thread():
+        return
+    if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+
+        def on_term(signum: int, frame: Any) -> None:
+            kill_all()
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGTERM)
+
+        signal.signal(signal.SIGTERM, on_term)

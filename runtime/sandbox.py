@@ -1,0 +1,295 @@
+"""How a kernel process is confined: environment allowlist, rlimits, bubblewrap.
+
+Every mode gets an allowlisted environment (no API keys reach the kernel),
+rlimits (address space, file size, open files, CPU) and a workspace that is
+both the working directory and HOME. ``bwrap`` mode adds a read-only root, a
+private /tmp, no network (only loopback), a PID namespace and a process limit.
+
+The command is a chain of exec's with no lingering wrapper process:
+``setpriv`` (parent-death signal) -> ``prlimit`` (rlimits) -> ``bwrap`` ->
+[``setpriv`` to a non-root uid] -> the kernel. As root, bwrap runs
+privileged (it can bind the interpreter from a home dir it then hides) and
+the kernel drops to a private uid inside, because RLIMIT_NPROC is ignored for
+root; bwrap sets no_new_privs, so setuid binaries cannot win root back.
+Unprivileged, bwrap uses a user namespace and the kernel keeps our uid. Four things make ipykernel work under bwrap (see
+ARCHITECTURE.md): ipc transport with the socket dir bound at the same path,
+no JPY_PARENT_PID (in a PID namespace the parent poller sees PID 1 and
+quits), interrupts sent as messages (a SIGINT to the process group would hit
+bwrap), and new mount points created only under a tmpfs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from .config import Config, SandboxConfig
+from .errors import SandboxError
+
+Mode = Literal["none", "bwrap"]
+
+X11_DIR = Path("/tmp/.X11-unix")
+# Each bwrap kernel runs as its own unused uid, so RLIMIT_NPROC (counted per
+# uid) limits one session's fork bomb without starving parallel sessions.
+_UID_BASE = 1_900_000
+_UID_SPAN = 50_000
+_uid_counter = itertools.count()
+
+
+@dataclass
+class SandboxPlan:
+    """Everything needed to launch one confined kernel."""
+
+    mode: Mode
+    argv: list[str]
+    env: dict[str, str]
+    cwd: Path
+    uid: int | None = None
+    """The uid the kernel runs as (None = ours); the workspace is owned by it."""
+    hidden: list[Path] = field(default_factory=list)
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise SandboxError(f"sandbox: `{name}` not found on PATH (apt-get install util-linux bubblewrap)")
+    return path
+
+
+@lru_cache(maxsize=1)
+def sandbox_status() -> tuple[bool, str]:
+    """Can bwrap confine a process here? (ok, explanation) for ``deskact doctor``."""
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False, "bubblewrap is not installed (apt-get install bubblewrap)"
+    for tool in ("setpriv", "prlimit"):
+        if shutil.which(tool) is None:
+            return False, f"`{tool}` is missing (apt-get install util-linux)"
+    probe = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+             "--unshare-pid", "--unshare-net", "--die-with-parent", *_drop_to(_probe_uid()), "true"]
+    try:
+        out = subprocess.run(probe, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"bwrap probe failed to run: {exc}"
+    if out.returncode != 0:
+        return False, f"bwrap probe failed (exit {out.returncode}): {out.stderr.strip()[:300]}"
+    who = "as a non-root uid" if os.geteuid() == 0 else "as the current user"
+    return True, f"bubblewrap works ({who}, PID + network namespaces)"
+
+
+def _probe_uid() -> int | None:
+    return _UID_BASE if os.geteuid() == 0 else None
+
+
+def resolve_mode(config: SandboxConfig, override: str | None = None) -> Mode:
+    """``auto`` becomes bwrap when the probe works, else none. An explicit bwrap that cannot work is an error."""
+    mode = override or config.mode
+    if mode == "none":
+        return "none"
+    ok, why = sandbox_status()
+    if mode == "bwrap" and not ok:
+        raise SandboxError(f"sandbox.mode = 'bwrap' but {why}")
+    return "bwrap" if ok else "none"
+
+
+def allocate_uid(mode: Mode) -> int | None:
+    """A fresh uid for one bwrap kernel when we are root; None means run as ourselves."""
+    if mode != "bwrap" or os.geteuid() != 0:
+        return None
+    return _UID_BASE + (os.getpid() * 97 + next(_uid_counter)) % _UID_SPAN
+
+
+def give_to(path: Path, uid: int | None) -> None:
+    """Make ``path`` (recursively) owned by the sandbox uid so the kernel can write there."""
+    if uid is None:
+        return
+    os.chown(path, uid, uid)
+    for root, dirs, files in os.walk(path):
+        for name in itertools.chain(dirs, files):
+            try:
+                os.lchown(os.path.join(root, name), uid, uid)
+            except FileNotFoundError:  # removed while we walked
+                pass
+
+
+def kernel_env(
+    config: SandboxConfig,
+    extra: dict[str, str],
+    workspace: Path,
+    private_dir: Path,
+    display: str | None,
+) -> dict[str, str]:
+    """The kernel's whole environment: the allowlist, the given env, and where things live."""
+    env = {k: os.environ[k] for k in config.env_allow if k in os.environ}
+    env.pop("DISPLAY", None)  # only the display we were given, never the host's by accident
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env.update(extra)
+    env.update(
+        {
+            "HOME": str(workspace),
+            "WORKSPACE": str(workspace),
+            # Tool caches and IPython's profile go to a private dir, not the
+            # workspace: judges that inspect the workspace should see only the task's files.
+            "IPYTHONDIR": str(private_dir / "ipython"),
+            "MPLCONFIGDIR": str(private_dir / "mpl"),
+            "XDG_CACHE_HOME": str(private_dir / "cache"),
+            "PYTHONUNBUFFERED": "1",
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        }
+    )
+    if display:
+        env["DISPLAY"] = display
+    return env
+
+
+def _clamp(limit: int, which: int) -> int:
+    """Never ask for more than the hard limit: lowering needs no privilege, raising does."""
+    _, hard = resource.getrlimit(which)
+    return limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+
+
+def _own_process_count() -> int:
+    uid = str(os.getuid())
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "status").read_text().split("Uid:\t", 1)[1].split("\t", 1)[0] == uid:
+                    count += 1
+            except (OSError, IndexError):
+                pass
+    return count
+
+
+def _rlimits(config: SandboxConfig, mode: Mode, uid: int | None) -> list[str]:
+    mib = 1024 * 1024
+    args = [
+        f"--as={_clamp(config.memory_mb * mib, resource.RLIMIT_AS)}",
+        f"--fsize={_clamp(config.file_size_mb * mib, resource.RLIMIT_FSIZE)}",
+        f"--nofile={_clamp(config.open_files, resource.RLIMIT_NOFILE)}",
+        f"--cpu={_clamp(config.cpu_seconds, resource.RLIMIT_CPU)}",
+    ]
+    if mode == "bwrap":
+        # Counted per real uid: with our own uid the limit must leave room for
+        # the processes this user already runs (a desktop session has hundreds).
+        nproc = config.max_processes if uid is not None else _own_process_count() + config.max_processes
+        args.append(f"--nproc={_clamp(nproc, resource.RLIMIT_NPROC)}")
+    return args
+
+
+def _die_with_parent(argv: list[str]) -> list[str]:
+    return [_tool("setpriv"), "--pdeathsig", "KILL", "--", *argv]
+
+
+def _drop_to(uid: int | None) -> list[str]:
+    """Inside bwrap (run as root): the capabilities to change uid, then the change itself."""
+    if uid is None:
+        return []
+    return ["--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+            _tool("setpriv"), "--reuid", str(uid), "--regid", str(uid), "--clear-groups", "--"]
+
+
+def _keep_visible() -> list[Path]:
+    """Paths the kernel needs even when an ancestor is hidden (the interpreter, deskact itself)."""
+    here = Path(__file__).resolve().parent.parent
+    paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), here}
+    return sorted(paths)
+
+
+def _hidden_dirs(config: Config | None) -> list[Path]:
+    """Host places with secrets or answers: home dirs and the task suites (gold files)."""
+    hidden = [Path("/root"), Path("/home"), Path(__file__).resolve().parent.parent / "task_suites"]
+    if config is not None:
+        for name in ("token_file", "client_secrets_file", "service_account_file"):
+            value = getattr(config.google, name)
+            if value:
+                hidden.append(Path(value).expanduser().resolve())
+    return [p for p in hidden if p.exists()]
+
+
+def _under(path: Path, base: Path) -> bool:
+    return path == base or base in path.parents
+
+
+def bwrap_args(
+    config: SandboxConfig,
+    workspace: Path,
+    private_dir: Path,
+    display: str | None,
+    sockets: dict[str, Path],
+    full_config: Config | None = None,
+    uid: int | None = None,
+) -> list[str]:
+    args = [
+        _tool("bwrap"),
+        "--ro-bind", "/", "/",
+        "--dev", "/dev",
+        "--proc", "/proc",
+        "--tmpfs", "/tmp",
+        "--tmpfs", "/dev/shm",
+        "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+        "--die-with-parent",
+        "--new-session",
+        "--unsetenv", "JPY_PARENT_PID",
+    ]
+    if not config.network:
+        args.append("--unshare-net")
+    keep = _keep_visible()
+    for path in _hidden_dirs(full_config):
+        if any(_under(k, path) for k in keep):
+            # The interpreter lives under it (e.g. /root/.pyenv): hide the rest, re-show what is needed.
+            if path.is_dir():
+                args += ["--tmpfs", str(path)]
+                for k in keep:
+                    if _under(k, path):
+                        args += ["--ro-bind", str(k), str(k)]
+        elif path.is_dir():
+            args += ["--tmpfs", str(path)]
+        else:
+            args += ["--ro-bind", "/dev/null", str(path)]
+    # Binds come after the tmpfs mounts: a new mount point can only be created inside a tmpfs.
+    args += ["--bind", str(private_dir), str(private_dir)]
+    args += ["--bind", str(workspace), str(workspace)]
+    if display and X11_DIR.is_dir():
+        args += ["--ro-bind", str(X11_DIR), str(X11_DIR)]
+    for sock in sorted({Path(p).resolve().parent for p in sockets.values()}):
+        args += ["--ro-bind", str(sock), str(sock)]
+    args += ["--chdir", str(workspace)]
+    return args + _drop_to(uid)
+
+
+def plan(
+    inner: list[str],
+    *,
+    mode: Mode,
+    config: Config,
+    workspace: Path,
+    private_dir: Path,
+    env: dict[str, str],
+    display: str | None,
+    sockets: dict[str, Path],
+    uid: int | None,
+) -> SandboxPlan:
+    """Wrap the kernel command ``inner`` for ``mode``."""
+    sb = config.sandbox
+    full_env = kernel_env(sb, env, workspace, private_dir, display)
+    argv = [_tool("prlimit"), *_rlimits(sb, mode, uid), "--"]
+    if mode == "bwrap":
+        argv += bwrap_args(sb, workspace, private_dir, display, sockets, config, uid)
+    argv += inner
+    return SandboxPlan(mode=mode, argv=_die_with_parent(argv), env=full_env, cwd=workspace, uid=uid)
+
+
+def private_tmp_root() -> Path:
+    """Where per-kernel private dirs (ipc sockets, IPython profile) are made."""
+    return Path(tempfile.gettempdir())
