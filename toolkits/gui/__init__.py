@@ -1,0 +1,56 @@
+"""The GUI toolkit: mouse, keyboard, screen, windows and apps on the task's X display.
+
+The runtime configures it in the kernel through environment variables (see
+``gui_env``); the toolkit's per-worker "service" does nothing but hand those
+variables over, so any kernel that honours ``ServiceHandle.env`` gets them.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager, nullcontext
+
+from ...runtime.config import Config
+from ..base import ServiceContext, ServiceHandle, Toolkit
+
+
+def gui_env(config: Config) -> dict[str, str]:
+    """Environment variables the kernel needs for the GUI toolkit.
+
+    pause/failsafe default by display mode (virtual: no pause, no fail-safe;
+    attach: a person's desktop, so a short pause and the fail-safe corner on).
+    The observation size lets the kernel map screenshot coordinates to screen
+    pixels with the same ``fit_scale`` the runtime uses for its screenshots.
+    """
+    attach = config.display.mode == "attach"
+    pause = config.gui.pause if config.gui.pause is not None else (0.05 if attach else 0.0)
+    failsafe = config.gui.failsafe if config.gui.failsafe is not None else attach
+    return {
+        "DESKACT_GUI_PAUSE": repr(float(pause)),
+        "DESKACT_GUI_FAILSAFE": "true" if failsafe else "false",
+        "DESKACT_OBSERVATION_MAX_WIDTH": str(config.observation.max_width),
+        "DESKACT_OBSERVATION_MAX_HEIGHT": str(config.observation.max_height),
+    }
+
+
+def _service(ctx: ServiceContext) -> AbstractContextManager[ServiceHandle]:
+    return nullcontext(ServiceHandle(env=gui_env(ctx.config)))
+
+
+SUMMARY = """\
+Drive the desktop like a person: `mouse`, `keyboard`, `screen`, `windows` and `apps` are
+already imported. All coordinates are pixels in the screenshot you were shown (origin at
+the top-left corner; `screen.size` is its width and height), not physical screen pixels.
+After GUI actions you receive a fresh screenshot; check it before assuming an action worked.
+Prefer keyboard shortcuts and `keyboard.type` over clicking menus when they are reliable."""
+
+toolkit = Toolkit(
+    name="gui",
+    module="deskact.toolkits.gui.api",
+    exports=["mouse", "keyboard", "screen", "windows", "apps"],
+    # Import pyautogui now (when a display is set) so the model's first step is not slowed by it.
+    setup="__import__('deskact.toolkits.gui.api', fromlist=['warm_up']).warm_up()\n",
+    summary=SUMMARY,
+    service=_service,
+)
+
+__all__ = ["toolkit", "gui_env"]

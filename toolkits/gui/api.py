@@ -1,0 +1,343 @@
+"""Mouse, keyboard and screen for the agent's kernel (the GUI toolkit's exports).
+
+Docstrings here are the model's documentation: they say what a call does and
+in which coordinate space, briefly.
+
+Coordinates: the runtime shows the model a screenshot scaled to fit
+``observation.max_width x max_height``; the model writes coordinates in that
+image. The scale comes from the kernel's environment (see ``settings()``), so
+every public coordinate here -- arguments and results -- is in the image the
+model saw, and only this module touches real screen pixels.
+
+pyautogui opens an X connection when imported, so it is imported on first use:
+documentation can be generated on a host without a display.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+
+@dataclass(frozen=True)
+class Settings:
+    pause: float
+    """Seconds pyautogui sleeps after each call."""
+    failsafe: bool
+    """Moving the pointer into a screen corner aborts the code (for people watching their own desktop)."""
+    max_width: int | None
+    max_height: int | None
+    """The observation size; None = the model sees screen pixels."""
+
+
+def _env_float(name: str, default: float | None) -> float | None:
+    raw = os.environ.get(name, "").strip()
+    if raw in ("", "null", "None"):
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name} = {raw!r}: expected a number") from None
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "null", "none"):
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"environment variable {name} = {raw!r}: expected true or false")
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    """Read the toolkit settings the runtime passes as environment variables.
+
+    DESKACT_GUI_PAUSE (default 0), DESKACT_GUI_FAILSAFE (default false),
+    DESKACT_OBSERVATION_MAX_WIDTH / _MAX_HEIGHT (unset = no scaling).
+    """
+    max_w = _env_float("DESKACT_OBSERVATION_MAX_WIDTH", None)
+    max_h = _env_float("DESKACT_OBSERVATION_MAX_HEIGHT", None)
+    return Settings(
+        pause=_env_float("DESKACT_GUI_PAUSE", 0.0) or 0.0,
+        failsafe=_env_bool("DESKACT_GUI_FAILSAFE", False),
+        max_width=int(max_w) if max_w else None,
+        max_height=int(max_h) if max_h else None,
+    )
+
+
+@lru_cache(maxsize=1)
+def _pyautogui() -> Any:
+    if not os.environ.get("DISPLAY"):
+        raise RuntimeError("no display: DISPLAY is not set in this kernel (display.mode = 'none'?)")
+    import pyautogui
+
+    cfg = settings()
+    pyautogui.PAUSE = cfg.pause
+    pyautogui.FAILSAFE = cfg.failsafe
+    pyautogui.MINIMUM_DURATION = 0.0  # short drags must still send intermediate motion events
+    return pyautogui
+
+
+@lru_cache(maxsize=1)
+def _screen_pixels() -> tuple[int, int]:
+    width, height = _pyautogui().size()
+    return int(width), int(height)
+
+
+def _scale() -> float:
+    from ...runtime.observation import fit_scale  # the one definition shared with the runtime
+
+    cfg = settings()
+    if cfg.max_width is None or cfg.max_height is None:
+        return 1.0
+    return fit_scale(*_screen_pixels(), cfg.max_width, cfg.max_height)
+
+
+def _to_screen(x: float, y: float) -> tuple[int, int]:
+    scale = _scale()
+    width, height = _screen_pixels()
+    sx, sy = round(x / scale), round(y / scale)
+    if not (0 <= sx < width and 0 <= sy < height):
+        size = screen.size
+        raise ValueError(f"point ({x}, {y}) is outside the screen (0..{size[0] - 1}, 0..{size[1] - 1})")
+    return sx, sy
+
+
+def _from_screen(x: float, y: float) -> tuple[int, int]:
+    scale = _scale()
+    return round(x * scale), round(y * scale)
+
+
+def _run(argv: list[str], timeout: float = 30.0) -> str:
+    if shutil.which(argv[0]) is None:
+        raise RuntimeError(f"{argv[0]} is not installed (needed by the gui toolkit)")
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:3])} failed ({proc.returncode}): {proc.stderr.strip()}")
+    return proc.stdout
+
+
+class Mouse:
+    """The mouse. x, y are pixels in the screenshot you see (origin top-left);
+    x=None, y=None means "where the pointer is now". button: "left", "middle" or "right"."""
+
+    def move(self, x: float, y: float, duration: float = 0.0) -> None:
+        """Move the pointer to (x, y), optionally gliding over `duration` seconds."""
+        _pyautogui().moveTo(*_to_screen(x, y), duration=duration)
+
+    def click(
+        self,
+        x: float | None = None,
+        y: float | None = None,
+        button: str = "left",
+        clicks: int = 1,
+        interval: float = 0.0,
+    ) -> None:
+        """Click `button` `clicks` times at (x, y), `interval` seconds apart."""
+        pag = _pyautogui()
+        if x is not None and y is not None:
+            pag.moveTo(*_to_screen(x, y))
+        pag.click(button=button, clicks=clicks, interval=interval)
+
+    def double_click(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
+        """Double-click at (x, y) (selects a word in text)."""
+        self.click(x, y, button=button, clicks=2)
+
+    def right_click(self, x: float | None = None, y: float | None = None) -> None:
+        """Right-click at (x, y) (usually opens a context menu)."""
+        self.click(x, y, button="right")
+
+    def drag(
+        self,
+        start: tuple[float, float],
+        end: tuple[float, float],
+        button: str = "left",
+        duration: float = 0.3,
+    ) -> None:
+        """Press `button` at `start`, move to `end` over `duration` seconds, release.
+        Moves a window by its title bar, selects text, drags files or sliders."""
+        pag = _pyautogui()
+        sx, sy = _to_screen(*start)
+        ex, ey = _to_screen(*end)
+        pag.moveTo(sx, sy)
+        pag.mouseDown(button=button)
+        try:
+            # Many small motion events: toolkits and window managers ignore a single jump.
+            steps = max(5, int(duration / 0.01))
+            for i in range(1, steps + 1):
+                pag.moveTo(sx + (ex - sx) * i // steps, sy + (ey - sy) * i // steps, _pause=False)
+                time.sleep(duration / steps)
+        finally:
+            pag.mouseUp(button=button)
+
+    def scroll(self, dx: int = 0, dy: int = 0, x: float | None = None, y: float | None = None) -> None:
+        """Turn the wheel by whole notches at (x, y): dy > 0 scrolls down, dy < 0 up;
+        dx > 0 scrolls right, dx < 0 left. One notch is about three lines of text."""
+        pag = _pyautogui()
+        if x is not None and y is not None:
+            pag.moveTo(*_to_screen(x, y))
+        # pyautogui: positive = up / right on X11 buttons 4-7; our dy is the page direction.
+        if dy:
+            pag.scroll(-int(dy))
+        if dx:
+            pag.hscroll(int(dx))
+
+    def down(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
+        """Press and hold `button` (at (x, y) if given). Release with mouse.up()."""
+        pag = _pyautogui()
+        if x is not None and y is not None:
+            pag.moveTo(*_to_screen(x, y))
+        pag.mouseDown(button=button)
+
+    def up(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
+        """Release `button` (at (x, y) if given)."""
+        pag = _pyautogui()
+        if x is not None and y is not None:
+            pag.moveTo(*_to_screen(x, y))
+        pag.mouseUp(button=button)
+
+    def position(self) -> tuple[int, int]:
+        """Where the pointer is, as (x, y) in screenshot coordinates."""
+        px, py = _pyautogui().position()
+        return _from_screen(px, py)
+
+
+_KEY_ALIASES = {
+    "control": "ctrl", "return": "enter", "escape": "esc", "super": "win", "meta": "win",
+    "cmd": "win", "windows": "win", "page_up": "pageup", "page_down": "pagedown", "pgup": "pageup",
+    "pgdn": "pagedown", "del": "delete", "ins": "insert", "arrowup": "up", "arrowdown": "down",
+    "arrowleft": "left", "arrowright": "right", "bksp": "backspace", "spacebar": "space", " ": "space",
+}
+
+
+def _key(name: str) -> str:
+    """Normalise a key name and reject unknown ones (pyautogui silently ignores them)."""
+    pag = _pyautogui()
+    if len(name) == 1:
+        return name  # a character, case kept ("A" is shift+a)
+    key = name.strip().lower()
+    key = _KEY_ALIASES.get(key, key)
+    if key not in pag.KEYBOARD_KEYS:
+        key = key.replace("_", "").replace("-", "")  # "page_down" -> "pagedown"
+    if key not in pag.KEYBOARD_KEYS:
+        raise ValueError(
+            f"unknown key {name!r}; use names like enter, tab, esc, backspace, delete, space, up, down, "
+            "left, right, home, end, pageup, pagedown, f1..f12, ctrl, alt, shift, win, or one character"
+        )
+    return key
+
+
+class Keyboard:
+    """The keyboard. Key names: enter, tab, esc, backspace, delete, space, up, down,
+    left, right, home, end, pageup, pagedown, f1..f12, ctrl, alt, shift, win,
+    or a single character."""
+
+    def type(self, text: str, interval: float = 0.0) -> None:
+        """Type `text` into the focused window, exactly, any Unicode (é, ß, 日本, emoji).
+        "\\n" presses Enter and "\\t" Tab. Click or activate the target window first."""
+        for is_ascii, run in _runs(text):
+            if is_ascii:
+                _pyautogui().write(run, interval=interval)
+            else:
+                # pyautogui drops characters outside its keymap (and xdotool loses some).
+                from .unicode_keys import type_unicode
+
+                _pyautogui()  # same DISPLAY checks, and its pending events go first
+                type_unicode(run, interval)
+
+    def press(self, key: str, presses: int = 1) -> None:
+        """Press and release one key, e.g. press("enter"), press("down", presses=3)."""
+        _pyautogui().press(_key(key), presses=presses)
+
+    def hotkey(self, *keys: str) -> None:
+        """Press keys together, e.g. hotkey("ctrl", "s"), hotkey("ctrl", "shift", "t")."""
+        _pyautogui().hotkey(*[_key(k) for k in keys])
+
+    def down(self, key: str) -> None:
+        """Hold a key down (e.g. "shift" while clicking). Release it with keyboard.up(key)."""
+        _pyautogui().keyDown(_key(key))
+
+    def up(self, key: str) -> None:
+        """Release a key held with keyboard.down(key)."""
+        _pyautogui().keyUp(_key(key))
+
+
+def _runs(text: str) -> list[tuple[bool, str]]:
+    """Split text into runs pyautogui types correctly (printable ASCII, \\n, \\t) and the rest."""
+    runs: list[tuple[bool, str]] = []
+    for ch in text:
+        plain = ch in "\n\t" or 32 <= ord(ch) < 127
+        if runs and runs[-1][0] == plain:
+            runs[-1] = (plain, runs[-1][1] + ch)
+        else:
+            runs.append((plain, ch))
+    return runs
+
+
+class Screen:
+    """The screen, in the same coordinates as the screenshots you see."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the screenshots you see; valid x is 0..width-1."""
+        return _from_screen(*_screen_pixels())
+
+    @property
+    def scale(self) -> float:
+        """Screenshot pixels per real screen pixel (1.0 = not scaled)."""
+        return _scale()
+
+    def screenshot(self, full_resolution: bool = False) -> Image.Image:
+        """The screen now as a PIL image, at the size you see (coordinates match mouse.click);
+        full_resolution=True gives real screen pixels (sharper for reading small text)."""
+        from ...runtime.observation import scale_image, scaled_size
+
+        img = _grab()
+        if full_resolution:
+            return img
+        return scale_image(img, scaled_size(img.width, img.height, _scale()))
+
+    def save(self, path: str, full_resolution: bool = False) -> str:
+        """Save a screenshot to `path` (format from the extension, e.g. .png) and return the path."""
+        self.screenshot(full_resolution).save(path)
+        return path
+
+
+@lru_cache(maxsize=1)
+def _mss() -> Any:
+    import mss
+
+    return mss.mss(display=os.environ.get("DISPLAY"), with_cursor=True)
+
+
+def _grab() -> Image.Image:
+    sct = _mss()
+    shot = sct.grab(sct.monitors[0])
+    return Image.frombuffer("RGB", shot.size, shot.raw, "raw", "BGRX", 0, 1).copy()
+
+
+def warm_up() -> None:
+    """Import pyautogui and open the X connections ahead of the first step (no-op without a display)."""
+    if os.environ.get("DISPLAY"):
+        _screen_pixels()
+
+
+mouse = Mouse()
+keyboard = Keyboard()
+screen = Screen()
+
+
+# Window and app helpers live in their own module; re-exported so the kernel imports one module.
+from .windows import Window, apps, windows  # noqa: E402
+
+__all__ = ["mouse", "keyboard", "screen", "windows", "apps", "Window", "settings"]

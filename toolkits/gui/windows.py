@@ -1,0 +1,204 @@
+"""Windows and applications for the agent's kernel (the GUI toolkit's exports).
+
+Window lists come from the window manager through wmctrl (EWMH
+``_NET_CLIENT_LIST``), so they hold top-level application windows with
+their titles, not every X window. Titles match case-insensitively by substring.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .api import _from_screen, _run
+
+
+@dataclass(frozen=True)
+class Window:
+    """A top-level window: id, title, owning pid, and its box in screenshot coordinates."""
+
+    id: int
+    title: str
+    pid: int
+    x: int
+    y: int
+    width: int
+    height: int
+
+    @property
+    def center(self) -> tuple[int, int]:
+        return self.x + self.width // 2, self.y + self.height // 2
+
+
+def _parse_wmctrl(out: str) -> list[Window]:
+    # "0x00c00003  0 4242   10 40   484 316 host Title with spaces"
+    found = []
+    for line in out.splitlines():
+        parts = line.split(None, 8)
+        if len(parts) < 8:
+            continue
+        wid, _desk, pid, x, y, w, h, _host = parts[:8]
+        title = parts[8] if len(parts) == 9 else ""
+        sx, sy = _from_screen(int(x), int(y))
+        sw, sh = _from_screen(int(w), int(h))
+        found.append(Window(int(wid, 16), title, int(pid), sx, sy, sw, sh))
+    return found
+
+
+class Windows:
+    """Top-level windows. `title` arguments match case-insensitively by substring."""
+
+    def list(self) -> list[Window]:
+        """All application windows, oldest first."""
+        return _parse_wmctrl(_run(["wmctrl", "-lpG"]))
+
+    def titles(self) -> list[str]:
+        """Titles of all application windows."""
+        return [w.title for w in self.list()]
+
+    def find(self, title: str) -> Window | None:
+        """The newest window whose title contains `title`, or None."""
+        needle = title.lower()
+        matches = [w for w in self.list() if needle in w.title.lower()]
+        return matches[-1] if matches else None
+
+    def active(self) -> Window | None:
+        """The window that has the keyboard focus, or None."""
+        try:
+            wid = int(_run(["xdotool", "getactivewindow"]).strip())
+        except RuntimeError:
+            return None
+        return next((w for w in self.list() if w.id == wid), None)
+
+    def activate(self, title: str, timeout: float = 5.0) -> Window:
+        """Raise and focus the window whose title contains `title`; returns it once it has focus."""
+        window = self._require(title)
+        _run(["wmctrl", "-i", "-a", hex(window.id)])
+        deadline = time.monotonic() + timeout
+        while True:
+            active = self.active()
+            if active is not None and active.id == window.id:
+                return active
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"window {window.title!r} did not take the focus within {timeout}s")
+            time.sleep(0.02)
+
+    def wait_for(self, title: str, timeout: float = 30.0) -> Window:
+        """Wait until a window whose title contains `title` exists and return it
+        (TimeoutError after `timeout` seconds, naming the windows that do exist)."""
+        deadline = time.monotonic() + timeout
+        delay = 0.02
+        while True:
+            window = self.find(title)
+            if window is not None:
+                return window
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no window titled {title!r} after {timeout}s; windows: {self.titles()}")
+            time.sleep(delay)
+            delay = min(delay * 1.5, 0.25)
+
+    def wait_closed(self, title: str, timeout: float = 30.0) -> None:
+        """Wait until no window title contains `title` any more."""
+        deadline = time.monotonic() + timeout
+        while self.find(title) is not None:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"window {title!r} still open after {timeout}s")
+            time.sleep(0.05)
+
+    def close(self, title: str) -> None:
+        """Ask the window whose title contains `title` to close (like its X button)."""
+        _run(["wmctrl", "-i", "-c", hex(self._require(title).id)])
+
+    def move(self, title: str, x: int, y: int, width: int | None = None, height: int | None = None) -> None:
+        """Move (and optionally resize) a window; x, y, width, height in screenshot coordinates."""
+        from .api import _scale
+
+        window = self._require(title)
+        scale = _scale()
+        geo = [round(v / scale) if v is not None else -1 for v in (x, y, width, height)]
+        _run(["wmctrl", "-i", "-r", hex(window.id), "-e", "0," + ",".join(str(v) for v in geo)])
+
+    def _require(self, title: str) -> Window:
+        window = self.find(title)
+        if window is None:
+            raise LookupError(f"no window titled {title!r}; windows: {self.titles()}")
+        return window
+
+
+windows = Windows()
+
+# Extension -> command that opens it (xdg-open is often missing on minimal systems).
+_OPENERS: dict[str, list[str]] = {}
+for _exts, _cmd in (
+    ((".txt", ".md", ".log", ".py", ".json", ".yaml", ".yml", ".ini", ".cfg", ".sh", ".xml", ".tex"), ["mousepad"]),
+    ((".xlsx", ".xls", ".ods", ".csv"), ["libreoffice", "--calc"]),
+    ((".docx", ".doc", ".odt", ".rtf"), ["libreoffice", "--writer"]),
+    ((".pptx", ".ppt", ".odp"), ["libreoffice", "--impress"]),
+    ((".html", ".htm", ".pdf", ".svg", ".png", ".jpg", ".jpeg", ".gif"), ["chromium"]),
+):
+    for _ext in _exts:
+        _OPENERS[_ext] = _cmd
+
+_LIBREOFFICE_FLAGS = ["--norestore", "--nologo", "--nolockcheck"]
+"""No crash-recovery dialog, no splash, no lock-file prompt: dialogs an agent would trip over."""
+
+
+class Apps:
+    """Start applications and open files, waiting for their windows."""
+
+    def launch(self, command: str | list[str], window: str | None = None, timeout: float = 30.0) -> Window | None:
+        """Start `command` (e.g. "xterm" or ["mousepad", "notes.txt"]) in the background.
+        If `window` is given, wait until a window with that title appears, focus it and return it."""
+        argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not argv or shutil.which(argv[0]) is None:
+            raise FileNotFoundError(f"cannot launch {command!r}: {argv[0] if argv else 'empty command'} not found")
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C/interrupt of the cell must not kill the app
+        )
+        if window is None:
+            return None
+        deadline = time.monotonic() + timeout
+        while True:
+            found = windows.find(window)
+            if found is not None:
+                try:
+                    return windows.activate(found.title)
+                except TimeoutError:
+                    return found
+            code = proc.poll()
+            # Launchers such as soffice hand over to another process and exit 0: keep waiting then.
+            if code not in (None, 0):
+                raise RuntimeError(f"{argv[0]} exited with code {code} before a window {window!r} appeared")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no window titled {window!r} {timeout}s after launching {argv[0]}; "
+                                   f"windows: {windows.titles()}")
+            time.sleep(0.05)
+
+    def open(self, path: str, window: str | None = None, timeout: float = 60.0) -> Window:
+        """Open a file with its usual app (.txt -> text editor, .xlsx/.csv -> LibreOffice Calc,
+        .docx -> Writer, .pptx -> Impress, .html/.pdf/images -> browser), wait for its window
+        (title containing the file name, or `window`), focus it and return it."""
+        file = Path(path).expanduser().resolve()
+        if not file.exists():
+            raise FileNotFoundError(f"no such file: {file}")
+        opener = _OPENERS.get(file.suffix.lower())
+        if opener is None:
+            if shutil.which("xdg-open") is None:
+                raise ValueError(f"no app known for {file.suffix!r} files; known: {', '.join(sorted(_OPENERS))}")
+            opener = ["xdg-open"]
+        if opener[0] == "libreoffice":
+            opener = opener + _LIBREOFFICE_FLAGS
+        result = self.launch([*opener, str(file)], window=window or file.name, timeout=timeout)
+        assert result is not None
+        return result
+
+
+apps = Apps()
