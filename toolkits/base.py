@@ -110,8 +110,26 @@ def _signature(obj: Callable[..., Any]) -> str:
         sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return "(...)"
-    params = [p for p in sig.parameters.values() if p.name != "self"]
-    return str(sig.replace(parameters=params))
+    params = [_unquote(p) for p in sig.parameters.values() if p.name != "self"]
+    ret = sig.return_annotation
+    ret = _Annotation(ret) if isinstance(ret, str) else ret
+    return str(sig.replace(parameters=params, return_annotation=ret))
+
+
+class _Annotation:
+    """Shows a string annotation (``from __future__ import annotations``) without quotes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _unquote(param: inspect.Parameter) -> inspect.Parameter:
+    if isinstance(param.annotation, str):
+        return param.replace(annotation=_Annotation(param.annotation))
+    return param
 
 
 def describe(name: str, obj: Any) -> str:
@@ -122,6 +140,12 @@ def describe(name: str, obj: Any) -> str:
     lines = [f"- `{name}`: {doc}".rstrip(": ")]
     for attr in dir(type(obj)) if not inspect.isclass(obj) and not inspect.ismodule(obj) else dir(obj):
         if attr.startswith("_"):
+            continue
+        # Static lookup: a property must be documented, not evaluated (it may need a display).
+        static = inspect.getattr_static(obj, attr, None)
+        if isinstance(static, property):
+            pdoc = (inspect.getdoc(static) or "").split("\n\n")[0].replace("\n", " ")
+            lines.append(f"  - `{name}.{attr}` (attribute): {pdoc}".rstrip(": "))
             continue
         member = getattr(obj, attr, None)
         if not callable(member):
