@@ -1,25 +1,26 @@
 """The GUI toolkit: mouse, keyboard, screen, windows and apps on the task's X display.
 
-The runtime configures it in the kernel through environment variables (see
-``gui_env``); the toolkit's per-worker "service" does nothing but hand those
-variables over, so any kernel that honours ``ServiceHandle.env`` gets them.
+The runtime configures it in the kernel through environment variables: the
+worker adds ``kernel_env(config, display)`` to every kernel it starts on a display.
 """
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
+from typing import Any
 
 from ...runtime.config import Config
-from ..base import ServiceContext, ServiceHandle, Toolkit
+from ..base import Toolkit
 
 
-def gui_env(config: Config) -> dict[str, str]:
+def kernel_env(config: Config, display: Any = None) -> dict[str, str]:
     """Environment variables the kernel needs for the GUI toolkit.
 
     pause/failsafe default by display mode (virtual: no pause, no fail-safe;
     attach: a person's desktop, so a short pause and the fail-safe corner on).
     The observation size lets the kernel map screenshot coordinates to screen
     pixels with the same ``fit_scale`` the runtime uses for its screenshots.
+    The kernel measures the real screen itself, so ``display`` (a Display, a
+    name or None) does not change the values; it is accepted for callers.
     """
     attach = config.display.mode == "attach"
     pause = config.gui.pause if config.gui.pause is not None else (0.05 if attach else 0.0)
@@ -30,10 +31,6 @@ def gui_env(config: Config) -> dict[str, str]:
         "DESKACT_OBSERVATION_MAX_WIDTH": str(config.observation.max_width),
         "DESKACT_OBSERVATION_MAX_HEIGHT": str(config.observation.max_height),
     }
-
-
-def _service(ctx: ServiceContext) -> AbstractContextManager[ServiceHandle]:
-    return nullcontext(ServiceHandle(env=gui_env(ctx.config)))
 
 
 SUMMARY = """\
@@ -50,7 +47,6 @@ toolkit = Toolkit(
     # Import pyautogui now (when a display is set) so the model's first step is not slowed by it.
     setup="__import__('deskact.toolkits.gui.api', fromlist=['warm_up']).warm_up()\n",
     summary=SUMMARY,
-    service=_service,
 )
 
-__all__ = ["toolkit", "gui_env"]
+__all__ = ["toolkit", "kernel_env"]
