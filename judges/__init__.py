@@ -1,3 +1,4 @@
 """Built-in judges. Importing this package registers them."""
 
 from . import answer, data, docx, files, image, pptx, shell, windows, xlsx  # noqa: F401  (registration)
+from . import extra_text  # noqa: F401  (files.same_text)
