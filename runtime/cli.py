@@ -178,3 +178,27 @@ def emulate_google_cmd(
     from ..toolkits.google.emulator.cli import serve
 
     serve(port=None if no_tcp else port, socket_path=socket, state_dir=state, user=config_from(config).google.user)
+
+
+display_app = typer.Typer(help="Virtual X displays.", no_args_is_help=True)
+app.add_typer(display_app, name="display")
+
+
+@display_app.command("up")
+def display_up_cmd(
+    width: Optional[int] = typer.Option(None, "--width", help="Screen width (default: display.width)."),
+    height: Optional[int] = typer.Option(None, "--height", help="Screen height (default: display.height)."),
+    vnc: Optional[bool] = typer.Option(None, "--vnc/--no-vnc", help="Serve it with x11vnc on 127.0.0.1."),
+    vnc_port: Optional[int] = typer.Option(None, "--vnc-port", help="x11vnc port (default: a free one)."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Start a virtual display (Xvfb + window manager), print DISPLAY=:N, keep it until Ctrl-C."""
+    from .display import serve_until_interrupted
+
+    try:
+        cfg = config_from(config, display__width=width, display__height=height, display__vnc=vnc,
+                          display__vnc_port=vnc_port)
+        serve_until_interrupted(cfg.display)
+    except DeskactError as exc:
+        fail(exc)
+

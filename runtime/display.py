@@ -382,3 +382,29 @@ def _stop_all() -> None:
         live = list(_live)
     for display in live:
         display.stop()
+
+
+def serve_until_interrupted(config: DisplayConfig, out: Any = None) -> None:
+    """``deskact display up``: start a virtual display, print ``DISPLAY=:N`` (first line of
+    stdout, for scripts), then hold it until Ctrl-C / SIGTERM."""
+    import sys
+
+    out = out or sys.stdout
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        with Display.from_config(config.model_copy(update={"mode": "virtual"})) as display:
+            print(f"DISPLAY={display.name}", file=out, flush=True)
+            print(f"{display.width}x{display.height}x{display.depth}, window manager: "
+                  f"{display.window_manager or 'none'}", file=sys.stderr)
+            if display.vnc_url:
+                print(f"VNC: {display.vnc_url} (loopback only; e.g. vncviewer 127.0.0.1::{display.vnc_port})",
+                      file=sys.stderr)
+            print("Ctrl-C stops it.", file=sys.stderr, flush=True)
+            try:
+                while not stop.wait(0.5):
+                    pass
+            except KeyboardInterrupt:
+                pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -101,7 +101,7 @@ class Grabber:
         self.include_cursor = include_cursor
         self._lock = threading.Lock()
         try:
-            self._sct = mss.mss(display=display, with_cursor=include_cursor)
+            self._sct = mss.MSS(display=display, with_cursor=include_cursor)
             self._x = xdisplay.Display(display)
         except Exception as exc:  # noqa: BLE001 - mss/Xlib raise assorted types
             raise DisplayError(f"cannot capture X display {display!r}: {exc}") from exc

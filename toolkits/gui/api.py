@@ -317,7 +317,7 @@ class Screen:
 def _mss() -> Any:
     import mss
 
-    return mss.mss(display=os.environ.get("DISPLAY"), with_cursor=True)
+    return mss.MSS(display=os.environ.get("DISPLAY"), with_cursor=True)
 
 
 def _grab() -> Image.Image:
