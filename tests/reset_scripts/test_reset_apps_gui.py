@@ -1,0 +1,157 @@
+"""apps.* reset steps and the windows.title judge on a real Xvfb + openbox display."""
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from deskact.reset_scripts._x11 import list_windows
+from deskact.runtime.steps import StepContext, StepFailed, run_judge, run_reset
+
+pytestmark = [
+    pytest.mark.display,
+    pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed (apt install xvfb)"),
+]
+
+
+def _wm_running(display: str) -> bool:
+    from Xlib import display as xdisplay
+
+    d = xdisplay.Display(display)
+    try:
+        return d.get_selection_owner(d.intern_atom("WM_S0")) != 0
+    finally:
+        d.close()
+
+
+@pytest.fixture(scope="module")
+def xdisplay() -> Iterator[str]:
+    """Xvfb on a free display number (reported through -displayfd) with openbox managing it."""
+    read_fd, write_fd = os.pipe()
+    xvfb = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    os.close(write_fd)
+    with os.fdopen(read_fd) as f:
+        number = f.readline().strip()
+    if not number:
+        xvfb.kill()
+        pytest.skip("Xvfb did not report a display number")
+    display = f":{number}"
+    wm = None
+    if shutil.which("openbox"):
+        wm = subprocess.Popen(["openbox"], env=dict(os.environ, DISPLAY=display),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + 15
+        while not _wm_running(display):  # probe, no fixed sleep
+            assert time.monotonic() < deadline, "openbox did not take WM_S0 within 15 s"
+            time.sleep(0.02)
+    yield display
+    for proc in (wm, xvfb):
+        if proc is not None:
+            proc.terminate()
+            proc.wait(5)
+
+
+@pytest.fixture
+def gctx(ctx: StepContext, xdisplay: str) -> Iterator[StepContext]:
+    ctx.display = xdisplay
+    yield ctx
+    # Leave nothing running on the shared display for the next test.
+    for name in ("xterm", "mousepad", "soffice", "sleep"):
+        run_reset("apps.kill", {"name": name}, ctx)
+
+
+def titles(display: str) -> list[str]:
+    return [w.title for w in list_windows(display)]
+
+
+@pytest.mark.skipif(shutil.which("xterm") is None, reason="xterm is not installed")
+def test_launch_waits_for_window_then_kill_closes_it(gctx: StepContext) -> None:
+    run_reset("apps.launch", {"cmd": "xterm -title 'deskact probe ${WORKSPACE}'", "window": "DESKACT PROBE"}, gctx)
+    # No sleep between launch and the check: launch returned only once the window existed.
+    assert any(t.startswith("deskact probe") for t in titles(gctx.display))
+    v = run_judge("windows.title", {"contains": "probe"}, gctx)
+    assert v.passed and v.feedback == f"window 'deskact probe {gctx.workspace}' is open"
+    v = run_judge("windows.title", {"contains": "probe", "present": False}, gctx)
+    assert v.feedback == f"a window titled 'deskact probe {gctx.workspace}' should be closed but is open"
+
+    run_reset("apps.kill", {"name": "deskact probe"}, gctx)
+    assert not any("deskact probe" in t for t in titles(gctx.display))
+    assert run_judge("windows.title", {"contains": "probe", "present": False}, gctx).passed
+    run_reset("apps.kill", {"name": "deskact probe"}, gctx)  # nothing left: still fine
+
+
+def test_windows_title_fail_lists_open_windows(gctx: StepContext) -> None:
+    v = run_judge("windows.title", {"contains": "Calculator"}, gctx)
+    assert not v.passed and not v.error
+    assert v.feedback.startswith("no window title contains 'Calculator'; open windows: ")
+
+
+def test_launch_reports_a_crash_with_stderr(gctx: StepContext) -> None:
+    with pytest.raises(StepFailed, match=r"apps.launch: sh -c 'echo no such app >&2; exit 4' exited with 4 before a window appeared: no such app"):
+        run_reset("apps.launch", {"cmd": "sh -c 'echo no such app >&2; exit 4'", "window": "x"}, gctx)
+
+
+def test_launch_timeout_names_windows_present(gctx: StepContext) -> None:
+    with pytest.raises(StepFailed, match=r"no window titled like 'never' on :\d+ after 0.5 s \(windows: "):
+        run_reset("apps.launch", {"cmd": "sleep 600", "window": "never", "timeout": 0.5}, gctx)
+
+
+def test_launch_missing_program(gctx: StepContext) -> None:
+    with pytest.raises(StepFailed, match="apps.launch: cannot start 'no-such-program-xyz'"):
+        run_reset("apps.launch", {"cmd": "no-such-program-xyz", "window": "x"}, gctx)
+
+
+def test_kill_touches_only_this_display(gctx: StepContext) -> None:
+    marker = "deskact-kill-marker"
+    code = "import time; time.sleep(600)"
+    mine = subprocess.Popen([sys.executable, "-c", code, marker], env=dict(os.environ, DISPLAY=gctx.display))
+    other = subprocess.Popen([sys.executable, "-c", code, marker], env=dict(os.environ, DISPLAY=":987"))
+    try:
+        run_reset("apps.kill", {"name": marker}, gctx)
+        assert mine.wait(5) is not None
+        assert other.poll() is None, "a process on another display was killed"
+    finally:
+        for p in (mine, other):
+            p.kill()
+            p.wait()
+
+
+@pytest.mark.skipif(shutil.which("mousepad") is None, reason="mousepad is not installed")
+def test_open_text_file_in_mousepad(gctx: StepContext) -> None:
+    (gctx.workspace / "notes.txt").write_text("hello")
+    run_reset("apps.open", {"path": "${WORKSPACE}/notes.txt"}, gctx)
+    assert run_judge("windows.title", {"contains": "notes.txt"}, gctx).passed
+    run_reset("apps.kill", {"name": "mousepad"}, gctx)
+    assert not run_judge("windows.title", {"contains": "notes.txt"}, gctx).passed
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_open_docx_in_libreoffice(gctx: StepContext) -> None:
+    run_reset("office.docx", {"path": "memo.docx", "paragraphs": ["Hello"]}, gctx)
+    run_reset("apps.open", {"path": "memo.docx", "window": "memo", "timeout": 120}, gctx)
+    v = run_judge("windows.title", {"contains": "LibreOffice"}, gctx)
+    assert v.passed, v.feedback
+
+
+def test_open_unknown_extension_and_missing_file(gctx: StepContext) -> None:
+    (gctx.workspace / "pic.xyz").write_bytes(b"\0")
+    with pytest.raises(StepFailed, match=r"apps.open: no default app for 'pic.xyz'; pass `app`"):
+        run_reset("apps.open", {"path": "pic.xyz"}, gctx)
+    with pytest.raises(StepFailed, match="apps.open: .*/gone.txt does not exist"):
+        run_reset("apps.open", {"path": "gone.txt"}, gctx)
+
+
+def test_apps_need_a_display(ctx: StepContext) -> None:
+    with pytest.raises(StepFailed, match="apps.launch needs a display, but task t has none"):
+        run_reset("apps.launch", {"cmd": "xterm", "window": "x"}, ctx)
+    v = run_judge("windows.title", {"contains": "x"}, ctx)
+    assert v.error and "windows.title needs a display" in v.feedback
