@@ -229,6 +229,13 @@ class Emulator:
         """Answer one HTTP request. ``headers`` must have lower-case names."""
         try:
             path, _, query = target.partition("?")
+            override = headers.get("x-http-method-override")
+            if override and method == "POST":
+                # googleapiclient turns GETs with URIs over 2 KB into a form POST.
+                method = override.upper()
+                if headers.get("content-type", "").startswith("application/x-www-form-urlencoded"):
+                    query = "&".join(q for q in (query, body.decode("latin-1")) if q)
+                    body = b""
             auth = headers.get("authorization")
             if auth is not None and not auth.startswith("Bearer "):
                 raise ApiError(401, "Request had invalid authentication credentials.", "authError",
