@@ -6,11 +6,12 @@ The system prompt goes in ``config.system_instruction``; images are
 
 from __future__ import annotations
 
+import json
 from types import ModuleType
 from typing import Any
 
 from .base import Message
-from .remote import ParsedReply, RemoteModel, image_note
+from .remote import ParsedReply, RemoteModel, image_note, invalid_json
 from .retry import Failure, parse_retry_after
 
 
@@ -76,8 +77,8 @@ class GoogleModel(RemoteModel):
                 return Failure("timeout", body=str(exc) or type(exc).__name__)
             if isinstance(exc, http.TransportError):
                 return Failure("connection", body=str(exc) or type(exc).__name__)
-        if isinstance(exc, ValueError) and "json" in str(exc).lower():
-            return Failure("invalid_response", body=str(exc))
+        if isinstance(exc, json.JSONDecodeError):
+            return invalid_json(exc)
         return None
 
     def parse(self, raw: Any) -> ParsedReply:

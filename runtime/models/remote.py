@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import time
 from abc import abstractmethod
 from types import ModuleType
-from typing import Any, ClassVar, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
 from ..config import ProviderConfig
 from ..errors import MissingAPIKey, ModelError
@@ -48,6 +49,8 @@ class RemoteModel(Model):
         self.settings = settings
         self._environ = environ
         self._client: Any = None
+        self.sleep: Callable[[float], None] = time.sleep
+        """How backoff waits (tests record the waits through it)."""
 
     # -- readiness --------------------------------------------------------------
 
@@ -93,9 +96,10 @@ class RemoteModel(Model):
         started = time.monotonic()
         raw, retries = call_with_retries(
             lambda: self.send(client, request),
-            self.classify,
+            self._classify_with_timeout,
             who=self.name,
             policy=RetryPolicy.from_config(self.settings),
+            sleep=self.sleep,
         )
         try:
             parsed = self.parse(raw)
@@ -117,9 +121,21 @@ class RemoteModel(Model):
         usage.output_tokens = parsed.output_tokens
         return ModelReply(text=parsed.text, usage=usage)
 
+    def _classify_with_timeout(self, exc: BaseException) -> Failure | None:
+        failure = self.classify(exc)
+        if failure is not None and failure.kind == "timeout":
+            # The SDKs' own wording is long and generic; the configured limit is what helps.
+            return Failure("timeout", body=f"no answer within {self.settings.timeout:g} s "
+                           f"(providers.{self.provider}.timeout)")
+        return failure
+
     def malformed(self, what: str, raw: Any) -> ModelCallError:
         """Error for a response that parsed as JSON but lacks what a reply needs."""
-        body = raw.model_dump_json() if hasattr(raw, "model_dump_json") else repr(raw)
+        if hasattr(raw, "model_dump_json"):
+            # The SDKs fill every missing field with null; show what the server did send.
+            body = raw.model_dump_json(exclude_none=True, exclude={"sdk_http_response"})
+        else:
+            body = repr(raw)
         return ModelCallError(
             f"{self.name}: malformed response: {what} (body: {excerpt(body)})",
             failure=Failure("invalid_response", body=body),
@@ -148,6 +164,8 @@ class RemoteModel(Model):
 
 def stainless_classify(sdk: ModuleType, exc: BaseException) -> Failure | None:
     """Classifier for the anthropic and openai SDKs (same generated exception tree)."""
+    if isinstance(exc, json.JSONDecodeError):
+        return invalid_json(exc)
     if isinstance(exc, sdk.APITimeoutError):
         return Failure("timeout", body=str(exc))
     if isinstance(exc, sdk.APIConnectionError):
@@ -163,6 +181,11 @@ def stainless_classify(sdk: ModuleType, exc: BaseException) -> Failure | None:
             retry_after=parse_retry_after(exc.response.headers),
         )
     return None
+
+
+def invalid_json(exc: json.JSONDecodeError) -> Failure:
+    """A 200 whose body is not JSON (a proxy's HTML page, a truncated body): not retried."""
+    return Failure("invalid_response", body=f"body is not JSON ({exc.msg}): {exc.doc}")
 
 
 def _response_text(response: Any) -> str:

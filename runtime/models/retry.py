@@ -53,7 +53,8 @@ class Failure:
             return self.status in (408, 429) or self.status >= 500
         return False
 
-    def describe(self) -> str:
+    def describe(self, retries: int = 0) -> str:
+        """'HTTP 503 after 2 retries: <body excerpt>'."""
         if self.kind == "status":
             text = f"HTTP {self.status}"
         elif self.kind == "timeout":
@@ -62,6 +63,8 @@ class Failure:
             text = "could not connect"
         else:
             text = "malformed response"
+        if retries:
+            text += f" after {retries} retr{'y' if retries == 1 else 'ies'}"
         body = excerpt(self.body)
         return f"{text}: {body}" if body else text
 
@@ -140,11 +143,8 @@ def call_with_retries(
             if failure is None:
                 raise
             if not failure.retryable or retries >= policy.max_retries:
-                tries = f" after {retries} retr{'y' if retries == 1 else 'ies'}" if retries else ""
                 usage = Usage(retries=retries, calls=1, latency_s=time.monotonic() - started)
-                raise ModelCallError(
-                    f"{who}: {failure.describe()}{tries}", failure=failure, usage=usage
-                ) from exc
+                raise ModelCallError(f"{who}: {failure.describe(retries)}", failure=failure, usage=usage) from exc
             delay = failure.retry_after if failure.retry_after is not None else backoff_delay(retries, policy, rng)
             sleep(min(delay, policy.backoff_max))
             retries += 1

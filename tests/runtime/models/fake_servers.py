@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
@@ -33,6 +34,8 @@ class Canned:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     """Seconds to wait before answering (longer than the client timeout = a timeout)."""
+    text: str | None = None
+    """Instead of a body: a normal reply holding this text (with ``delay``: a slow reply)."""
 
 
 @dataclass
@@ -41,6 +44,8 @@ class Recorded:
     path: str
     headers: dict[str, str]
     body: bytes
+    received_at: float = field(default_factory=time.monotonic)
+    """time.monotonic() when the request arrived (to check waits between attempts)."""
 
     @property
     def json(self) -> Any:
@@ -99,7 +104,9 @@ class FakeServer:
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
         self._thread.start()
         return self
 
@@ -130,7 +137,9 @@ class FakeServer:
                 canned = self.error(400, "fake server: script exhausted")
             else:
                 item = self.script.pop(0)
-                canned = item if isinstance(item, Canned) else Canned(body=self.reply_body(item, request))
+                canned = item if isinstance(item, Canned) else Canned(text=item)
+                if canned.body is None and canned.text is not None:
+                    canned = Canned(canned.status, self.reply_body(canned.text, request), canned.headers, canned.delay)
         if canned.delay and self._stopping.wait(canned.delay):
             return
         payload = canned.body if isinstance(canned.body, (str, bytes)) else json.dumps(canned.body)
@@ -169,7 +178,7 @@ class FakeAnthropicServer(FakeServer):
             status, "api_error" if status >= 500 else "invalid_request_error"
         )
         body = {"type": "error", "error": {"type": kind, "message": message or f"fake {status}"}}
-        return Canned(status, body, dict(headers or {}), delay)
+        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
 
 
 class FakeOpenAIServer(FakeServer):
@@ -197,7 +206,7 @@ class FakeOpenAIServer(FakeServer):
     def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
         kind = "rate_limit_exceeded" if status == 429 else ("server_error" if status >= 500 else "invalid_request_error")
         body = {"error": {"message": message or f"fake {status}", "type": kind, "param": None, "code": None}}
-        return Canned(status, body, dict(headers or {}), delay)
+        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
 
 
 class FakeGeminiServer(FakeServer):
@@ -221,4 +230,4 @@ class FakeGeminiServer(FakeServer):
     def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
         names = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
         body = {"error": {"code": status, "message": message or f"fake {status}", "status": names.get(status, "UNKNOWN")}}
-        return Canned(status, body, dict(headers or {}), delay)
+        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)

@@ -1,0 +1,34 @@
+"""Fixtures for the model adapter tests. Puts this folder on sys.path for fake_servers/provider_support."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fake_servers import FakeServer  # noqa: E402
+from provider_support import SERVERS  # noqa: E402
+
+
+@pytest.fixture(params=sorted(SERVERS))
+def provider(request: pytest.FixtureRequest) -> str:
+    return request.param
+
+
+@pytest.fixture
+def serve(provider: str) -> Iterator[Callable[..., FakeServer]]:
+    """serve(replies) -> a started fake server for the current provider (stopped after the test)."""
+    started: list[FakeServer] = []
+
+    def start(replies: list[Any] | None = None) -> FakeServer:
+        server = SERVERS[provider](replies=replies).__enter__()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.__exit__(None, None, None)

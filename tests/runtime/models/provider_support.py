@@ -1,0 +1,52 @@
+"""Helpers for the model adapter tests: real adapters pointed at fake provider servers."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
+
+from deskact.runtime.config import Config
+from deskact.runtime.execution import Image
+from deskact.runtime.models import make_model
+from deskact.runtime.models.remote import RemoteModel
+
+SERVERS: dict[str, type[FakeServer]] = {
+    "anthropic": FakeAnthropicServer,
+    "openai": FakeOpenAIServer,
+    "google": FakeGeminiServer,
+}
+MODEL_IDS = {"anthropic": "claude-test", "openai": "gpt-test", "google": "gemini-test"}
+TEST_KEYS = {"ANTHROPIC_API_KEY": "key-anthropic", "OPENAI_API_KEY": "key-openai", "GEMINI_API_KEY": "key-gemini"}
+
+
+def model_for(provider: str, server: FakeServer, **settings: Any) -> RemoteModel:
+    """A real adapter (real SDK) talking to ``server``; tiny backoffs keep tests fast."""
+    config = Config()
+    section = getattr(config.providers, provider)
+    section.base_url = server.url
+    section.backoff_initial = 0.01
+    section.backoff_max = 5.0
+    section.max_retries = 3
+    for key, value in settings.items():
+        setattr(section, key, value)
+    model = make_model(f"{provider}/{MODEL_IDS[provider]}", config, environ=TEST_KEYS)
+    assert isinstance(model, RemoteModel)
+    return model
+
+
+class SleepRecorder:
+    """Stands in for time.sleep: really sleeps (the server sees real gaps) and keeps the values."""
+
+    def __init__(self) -> None:
+        self.waits: list[float] = []
+
+    def __call__(self, seconds: float) -> None:
+        self.waits.append(seconds)
+        time.sleep(seconds)
+
+
+def png(tag: int) -> Image:
+    """A distinct small 'screenshot' per tag (content is irrelevant to the APIs under test)."""
+    return Image(media_type="image/png", data=b"\x89PNG\r\n\x1a\n" + bytes([tag]) * 16)
