@@ -200,7 +200,7 @@ class Book:
                 n += 1
             title = f"Sheet{n}"
         if self.sheet_by_title(str(title)):
-            raise SheetsError(400, f'Invalid requests[0].addSheet: A sheet with the name "{title}" already exists. Please enter another name.')
+            raise SheetsError(400, f'A sheet with the name "{title}" already exists. Please enter another name.')
         sheet_id = props.get("sheetId")
         if sheet_id is None:
             # Google gives the first sheet id 0 and random ids after; a counter
@@ -209,7 +209,7 @@ class Book:
             while self.sheet_by_id(int(sheet_id)):
                 sheet_id = int(sheet_id) + 1
         elif self.sheet_by_id(int(sheet_id)):
-            raise SheetsError(400, f"Invalid requests[0].addSheet: Sheet with id {sheet_id} already exists.")
+            raise SheetsError(400, f"Sheet with id {sheet_id} already exists.")
         self.next_sheet_id = max(self.next_sheet_id, int(sheet_id) + 1)
         index = props.get("index")
         index = len(self.sheets) if index is None else max(0, min(int(index), len(self.sheets)))
@@ -221,9 +221,9 @@ class Book:
     def delete_sheet(self, sheet_id: int) -> None:
         sheet = self.sheet_by_id(sheet_id)
         if sheet is None:
-            raise SheetsError(400, f"Invalid requests[0].deleteSheet: No sheet with id: {sheet_id}")
+            raise SheetsError(400, f"No sheet with id: {sheet_id}")
         if len(self.sheets) == 1:
-            raise SheetsError(400, "Invalid requests[0].deleteSheet: You can't remove all the sheets in a document.")
+            raise SheetsError(400, "You can't remove all the sheets in a document.")
         self.sheets.remove(sheet)
         self._reindex()
 
@@ -433,13 +433,13 @@ class Book:
         gp = sheet.props["gridProperties"]
         if dim == "ROWS":
             if n >= sheet.rows:
-                raise SheetsError(400, "Invalid requests[0].deleteDimension: You can't delete all the rows on the sheet.")
+                raise SheetsError(400, "You can't delete all the rows on the sheet.")
             sheet.cells = {((r - n) if r >= end else r, c): cell for (r, c), cell in sheet.cells.items()
                            if not start <= r < end}
             gp["rowCount"] = sheet.rows - n
         else:
             if n >= sheet.cols:
-                raise SheetsError(400, "Invalid requests[0].deleteDimension: You can't delete all the columns on the sheet.")
+                raise SheetsError(400, "You can't delete all the columns on the sheet.")
             sheet.cells = {(r, (c - n) if c >= end else c): cell for (r, c), cell in sheet.cells.items()
                            if not start <= c < end}
             gp["columnCount"] = sheet.cols - n
