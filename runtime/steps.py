@@ -124,6 +124,8 @@ class StepSpec:
     func: Callable[..., Any]
     params: type[BaseModel]
     doc: str
+    one_of: tuple[str, ...] = ()
+    """Alternative params of which exactly one must be given."""
 
     def validate(self, raw: Any) -> dict[str, Any]:
         """Check params; raises ValueError with a readable message."""
@@ -206,7 +208,7 @@ def _register(kind: Kind, name: str, one_of: tuple[str, ...]) -> Callable[[Calla
         )
         REGISTRY[kind][name] = StepSpec(
             name=name, kind=kind, func=func, params=_params_model(name, func, one_of),
-            doc=inspect.getdoc(func) or "",
+            doc=inspect.getdoc(func) or "", one_of=one_of,
         )
         return func
 
