@@ -2,3 +2,4 @@
 
 from . import answer, data, docx, files, image, pptx, shell, windows, xlsx  # noqa: F401  (registration)
 from . import extra_text  # noqa: F401  (files.same_text)
+from . import extra_gui  # noqa: F401  (windows.geometry, windows.state)
