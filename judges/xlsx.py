@@ -165,3 +165,35 @@ def xlsx_sheets(ctx: StepContext, path: str, names: list[str], ordered: bool = T
     if same:
         return Verdict.ok(f"{p.name} has sheets {names}")
     return Verdict.fail(f"{p.name} should have sheets {names}{'' if ordered else ' (any order)'} but has {actual}")
+
+
+def _formula_key(text: Any) -> str:
+    """Formulas compare without spaces, ``$`` anchors or case: =sum(b2:b3) == =SUM($B$2:$B$3)."""
+    return re.sub(r"[\s$]", "", str(text)).upper().lstrip("=")
+
+
+@judge("xlsx.formula")
+def xlsx_formula(ctx: StepContext, path: str, cells: CellMap, sheet: str | None = None) -> Verdict:
+    """Cells hold formulas (not typed-in values) equal to the expected ones, e.g.
+    ``{B5: "=SUM(B2:B4)"}``; spaces, ``$`` and case are ignored. ``"="`` accepts any formula."""
+    p, missing = _open(ctx, path)
+    if missing:
+        return missing
+    wb = _load(p, data_only=False)
+    default_sheet = sheet or wb.active.title
+    problems = []
+    for ref, expected in cells.items():
+        m = _CELL.match(ref)
+        assert m is not None
+        s = m.group("sheet") or default_sheet
+        if s not in wb.sheetnames:
+            return Verdict.fail(f"{p.name} has no sheet {s!r} (sheets: {wb.sheetnames})")
+        actual = wb[s][f"{m.group('col').upper()}{m.group('row')}"].value
+        if not (isinstance(actual, str) and actual.startswith("=")):
+            problems.append(f"{ref} should hold a formula {'' if expected == '=' else str(expected) + ' '}but holds the value {show_cell(actual)}")
+        elif expected != "=" and _formula_key(actual) != _formula_key(expected):
+            problems.append(f"{ref} should hold {expected} but holds {actual}")
+    where = f"{p.name}" + (f" sheet {default_sheet!r}" if sheet else "")
+    if problems:
+        return Verdict.fail(f"{where}: " + "; ".join(problems[:8]))
+    return Verdict.ok(f"{where}: all {len(cells)} formulas are as expected")

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, WithJsonSchema
 
 from ..runtime.steps import StepContext, StepFailed
 
@@ -30,7 +30,13 @@ def _parse_mode(value: Any) -> int:
     raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
 
 
-FileMode = Annotated[int, BeforeValidator(_parse_mode)]
+FileMode = Annotated[
+    int,
+    BeforeValidator(_parse_mode),
+    # Editors see what people write in YAML, not the parsed int.
+    WithJsonSchema({"anyOf": [{"type": "string", "pattern": "^(0o?)?[0-7]{3,4}$"},
+                              {"type": "integer", "minimum": 0, "maximum": 511}]}),
+]
 """A permission mask written as an octal string ("0644") or a YAML octal int (0644)."""
 
 

@@ -39,10 +39,12 @@ def files_write(ctx: StepContext, path: str, content: str = "", mode: FileMode |
 def files_copy(ctx: StepContext, src: str, dst: str) -> None:
     """Copy a fixture file or folder (``src`` relative to ${FILES}) to ``dst``.
 
-    If ``dst`` is an existing directory the source is copied into it.
+    If ``dst`` is an existing directory, or ends with "/", the source is copied into it.
     """
     source = fixture(ctx, src)
     target = ctx.path(dst)
+    if dst.endswith("/"):
+        target.mkdir(parents=True, exist_ok=True)
     if target.is_dir():
         target = target / source.name
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -157,3 +157,11 @@ def test_pptx_slide_fail(ctx: StepContext, deck: Path) -> None:
     assert v.feedback == "d.pptx should have 3 slides but has 2 (titles: ['Welcome', 'Agenda'])"
     v = j("pptx.slide", ctx, path="nope.pptx", index=0, title="x")
     assert v.feedback == f"{ctx.workspace}/nope.pptx should be a presentation but does not exist"
+
+
+def test_xlsx_formula(ctx: StepContext) -> None:
+    run_reset("office.xlsx", {"path": "f.xlsx", "sheets": {"S": [[2, 3, "=sum( $A$1:B1 )", 5]]}}, ctx)
+    assert j("xlsx.formula", ctx, path="f.xlsx", cells={"C1": "=SUM(A1:B1)"}).passed
+    assert j("xlsx.formula", ctx, path="f.xlsx", cells={"C1": "="}).passed
+    v = j("xlsx.formula", ctx, path="f.xlsx", cells={"C1": "=A1+B1", "D1": "="})
+    assert v.feedback == "f.xlsx: C1 should hold =A1+B1 but holds =sum( $A$1:B1 ); D1 should hold a formula but holds the value 5"

@@ -121,3 +121,9 @@ def test_param_errors_at_load() -> None:
         lookup("reset", "files.mkdri")
     with pytest.raises(KeyError, match="`files.exists` is a judge, not a reset step"):
         lookup("reset", "files.exists")
+
+
+def test_copy_into_new_folder_with_trailing_slash(ctx: StepContext) -> None:
+    (ctx.files / "a.txt").write_text("a")
+    run_reset("files.copy", {"src": "a.txt", "dst": "${WORKSPACE}/new/dir/"}, ctx)
+    assert (ctx.workspace / "new/dir/a.txt").read_text() == "a"
