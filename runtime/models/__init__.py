@@ -5,8 +5,8 @@ Provider SDKs are imported lazily, when a model of that provider first talks.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from ..config import Config, load_config
 from ..errors import ModelError
@@ -22,8 +22,8 @@ __all__ = [
     "ModelCallError",
     "ModelReply",
     "Usage",
-    "make_model",
     "known_models",
+    "make_model",
 ]
 
 
@@ -31,7 +31,9 @@ def known_models() -> str:
     return ", ".join([f"{p}/<model>" for p in PROVIDERS] + list(OFFLINE))
 
 
-def make_model(name: str, config: Config | None = None, environ: Mapping[str, str] | None = None) -> Model:
+def make_model(
+    name: str, config: Config | None = None, environ: Mapping[str, str] | None = None
+) -> Model:
     """Build the model named ``provider/model`` or an offline one.
 
     ``environ`` (default os.environ, read when the model is used) supplies API keys.
@@ -54,13 +56,17 @@ def make_model(name: str, config: Config | None = None, environ: Mapping[str, st
     provider, sep, rest = name.partition("/")
     if provider == "scripted":
         if not rest:
-            raise ModelError("model scripted/<file>: give the script file, e.g. scripted/replies.yaml")
+            raise ModelError(
+                "model scripted/<file>: give the script file, e.g. scripted/replies.yaml"
+            )
         from .offline import Scripted
 
         return Scripted.from_file(Path(rest))
     if provider in PROVIDERS:
         if not sep or not rest:
-            raise ModelError(f"model {name!r}: give the model after the provider, e.g. {provider}/<model>")
+            raise ModelError(
+                f"model {name!r}: give the model after the provider, e.g. {provider}/<model>"
+            )
         settings = getattr(config.providers, provider)
         if provider == "anthropic":
             from .anthropic import AnthropicModel as cls

@@ -93,9 +93,13 @@ class GoogleModel(RemoteModel):
         parts = getattr(content, "parts", None)
         if not parts:
             finish = getattr(candidate, "finish_reason", None)
-            raise self.malformed(f"the candidate has no content parts (finish_reason: {finish})", raw)
+            raise self.malformed(
+                f"the candidate has no content parts (finish_reason: {finish})", raw
+            )
         # Thought summaries are not the answer.
-        text = "".join(p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False))
+        text = "".join(
+            p.text for p in parts if getattr(p, "text", None) and not getattr(p, "thought", False)
+        )
         usage = getattr(raw, "usage_metadata", None)
         out_tokens = (getattr(usage, "candidates_token_count", None) or 0) + (
             getattr(usage, "thoughts_token_count", None) or 0

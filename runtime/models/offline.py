@@ -7,8 +7,9 @@ import re
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -44,7 +45,7 @@ class Reference(Model):
         self._code: str | None = None
         self._sent = False
 
-    def start_episode(self, task: "Task") -> None:
+    def start_episode(self, task: Task) -> None:
         self._task_id = task.id
         self._code = task.reference
         self._sent = False
@@ -86,17 +87,19 @@ class Scripted(Model):
         self._next = 0
 
     @classmethod
-    def from_file(cls, path: str | Path) -> "Scripted":
+    def from_file(cls, path: str | Path) -> Scripted:
         path = Path(path)
         return cls(load_script(path), name=f"scripted/{path}", source=str(path))
 
-    def start_episode(self, task: "Task") -> None:
+    def start_episode(self, task: Task) -> None:
         self._next = 0
 
     def reply(self, system: str, messages: list[Message]) -> ModelReply:
         started = time.monotonic()
         if self._next >= len(self.replies):
-            raise ModelError(f"{self.name}: script exhausted after {len(self.replies)} replies ({self.source})")
+            raise ModelError(
+                f"{self.name}: script exhausted after {len(self.replies)} replies ({self.source})"
+            )
         text = self.replies[self._next]
         self._next += 1
         return _timed(text, started)
@@ -161,7 +164,7 @@ class Human(Model):
         self._shown_system = False
         self._count = 0
 
-    def start_episode(self, task: "Task") -> None:
+    def start_episode(self, task: Task) -> None:
         self._shown_system = False
 
     def reply(self, system: str, messages: list[Message]) -> ModelReply:

@@ -7,8 +7,9 @@ import json
 import os
 import time
 from abc import abstractmethod
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from ..config import ProviderConfig
 from ..errors import MissingAPIKey, ModelError
@@ -41,7 +42,9 @@ class RemoteModel(Model):
     sdk_package: ClassVar[str]
     """PyPI name, for the 'not installed' message."""
 
-    def __init__(self, model_id: str, settings: ProviderConfig, environ: Mapping[str, str] | None = None):
+    def __init__(
+        self, model_id: str, settings: ProviderConfig, environ: Mapping[str, str] | None = None
+    ):
         if not model_id:
             raise ModelError(f"model name {self.provider}/ has no model after the slash")
         self.model_id = model_id
@@ -125,8 +128,11 @@ class RemoteModel(Model):
         failure = self.classify(exc)
         if failure is not None and failure.kind == "timeout":
             # The SDKs' own wording is long and generic; the configured limit is what helps.
-            return Failure("timeout", body=f"no answer within {self.settings.timeout:g} s "
-                           f"(providers.{self.provider}.timeout)")
+            return Failure(
+                "timeout",
+                body=f"no answer within {self.settings.timeout:g} s "
+                f"(providers.{self.provider}.timeout)",
+            )
         return failure
 
     def malformed(self, what: str, raw: Any) -> ModelCallError:

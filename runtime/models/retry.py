@@ -12,8 +12,9 @@ from __future__ import annotations
 import email.utils
 import random
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Literal, Mapping, TypeVar
+from typing import Literal, TypeVar
 
 from ..config import ProviderConfig
 from ..errors import ModelError
@@ -32,7 +33,7 @@ class RetryPolicy:
     backoff_max: float = 60.0
 
     @classmethod
-    def from_config(cls, settings: ProviderConfig) -> "RetryPolicy":
+    def from_config(cls, settings: ProviderConfig) -> RetryPolicy:
         return cls(settings.max_retries, settings.backoff_initial, settings.backoff_max)
 
 
@@ -138,13 +139,19 @@ def call_with_retries(
     while True:
         try:
             return attempt(), retries
-        except Exception as exc:  # noqa: BLE001 - classify decides what is ours
+        except Exception as exc:
             failure = classify(exc)
             if failure is None:
                 raise
             if not failure.retryable or retries >= policy.max_retries:
                 usage = Usage(retries=retries, calls=1, latency_s=time.monotonic() - started)
-                raise ModelCallError(f"{who}: {failure.describe(retries)}", failure=failure, usage=usage) from exc
-            delay = failure.retry_after if failure.retry_after is not None else backoff_delay(retries, policy, rng)
+                raise ModelCallError(
+                    f"{who}: {failure.describe(retries)}", failure=failure, usage=usage
+                ) from exc
+            delay = (
+                failure.retry_after
+                if failure.retry_after is not None
+                else backoff_delay(retries, policy, rng)
+            )
             sleep(min(delay, policy.backoff_max))
             retries += 1

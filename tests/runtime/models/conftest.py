@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fake_servers import FakeServer  # noqa: E402
-from provider_support import SERVERS  # noqa: E402
+from fake_servers import FakeServer
+from provider_support import SERVERS
 
 
 @pytest.fixture(params=sorted(SERVERS))

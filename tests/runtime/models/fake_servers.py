@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 
 @dataclass
@@ -58,7 +58,13 @@ class FakeServer:
     path_pattern: ClassVar[re.Pattern[str]]
     url_suffix: ClassVar[str] = ""
 
-    def __init__(self, replies: list[str | Canned] | None = None, *, input_tokens: int = 11, output_tokens: int = 7):
+    def __init__(
+        self,
+        replies: list[str | Canned] | None = None,
+        *,
+        input_tokens: int = 11,
+        output_tokens: int = 7,
+    ):
         self.script: list[str | Canned] = list(replies or [])
         self.requests: list[Recorded] = []
         self.input_tokens = input_tokens
@@ -74,7 +80,13 @@ class FakeServer:
         raise NotImplementedError
 
     @classmethod
-    def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
+    def error(
+        cls,
+        status: int,
+        message: str = "",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> Canned:
         raise NotImplementedError
 
     # -- lifecycle ------------------------------------------------------------------
@@ -89,17 +101,17 @@ class FakeServer:
         with self._lock:
             self.script.extend(replies)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> Self:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 server._handle(self)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server._handle(self)
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - keep test output clean
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
@@ -139,7 +151,12 @@ class FakeServer:
                 item = self.script.pop(0)
                 canned = item if isinstance(item, Canned) else Canned(text=item)
                 if canned.body is None and canned.text is not None:
-                    canned = Canned(canned.status, self.reply_body(canned.text, request), canned.headers, canned.delay)
+                    canned = Canned(
+                        canned.status,
+                        self.reply_body(canned.text, request),
+                        canned.headers,
+                        canned.delay,
+                    )
         if canned.delay and self._stopping.wait(canned.delay):
             return
         payload = canned.body if isinstance(canned.body, (str, bytes)) else json.dumps(canned.body)
@@ -173,7 +190,13 @@ class FakeAnthropicServer(FakeServer):
         }
 
     @classmethod
-    def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
+    def error(
+        cls,
+        status: int,
+        message: str = "",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> Canned:
         kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(
             status, "api_error" if status >= 500 else "invalid_request_error"
         )
@@ -193,7 +216,11 @@ class FakeOpenAIServer(FakeServer):
             "created": 1_700_000_000,
             "model": model,
             "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
             ],
             "usage": {
                 "prompt_tokens": self.input_tokens,
@@ -203,9 +230,26 @@ class FakeOpenAIServer(FakeServer):
         }
 
     @classmethod
-    def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
-        kind = "rate_limit_exceeded" if status == 429 else ("server_error" if status >= 500 else "invalid_request_error")
-        body = {"error": {"message": message or f"fake {status}", "type": kind, "param": None, "code": None}}
+    def error(
+        cls,
+        status: int,
+        message: str = "",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> Canned:
+        kind = (
+            "rate_limit_exceeded"
+            if status == 429
+            else ("server_error" if status >= 500 else "invalid_request_error")
+        )
+        body = {
+            "error": {
+                "message": message or f"fake {status}",
+                "type": kind,
+                "param": None,
+                "code": None,
+            }
+        }
         return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
 
 
@@ -216,7 +260,11 @@ class FakeGeminiServer(FakeServer):
     def reply_body(self, text: str, request: Recorded) -> dict[str, Any]:
         return {
             "candidates": [
-                {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}
+                {
+                    "content": {"role": "model", "parts": [{"text": text}]},
+                    "finishReason": "STOP",
+                    "index": 0,
+                }
             ],
             "usageMetadata": {
                 "promptTokenCount": self.input_tokens,
@@ -227,7 +275,25 @@ class FakeGeminiServer(FakeServer):
         }
 
     @classmethod
-    def error(cls, status: int, message: str = "", headers: dict[str, str] | None = None, delay: float = 0.0) -> Canned:
-        names = {400: "INVALID_ARGUMENT", 404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE"}
-        body = {"error": {"code": status, "message": message or f"fake {status}", "status": names.get(status, "UNKNOWN")}}
+    def error(
+        cls,
+        status: int,
+        message: str = "",
+        headers: dict[str, str] | None = None,
+        delay: float = 0.0,
+    ) -> Canned:
+        names = {
+            400: "INVALID_ARGUMENT",
+            404: "NOT_FOUND",
+            429: "RESOURCE_EXHAUSTED",
+            500: "INTERNAL",
+            503: "UNAVAILABLE",
+        }
+        body = {
+            "error": {
+                "code": status,
+                "message": message or f"fake {status}",
+                "status": names.get(status, "UNKNOWN"),
+            }
+        }
         return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)

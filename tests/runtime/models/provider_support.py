@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
-
 from deskact.runtime.config import Config
 from deskact.runtime.execution import Image
 from deskact.runtime.models import make_model
 from deskact.runtime.models.remote import RemoteModel
+from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
 
 SERVERS: dict[str, type[FakeServer]] = {
     "anthropic": FakeAnthropicServer,
@@ -18,7 +17,11 @@ SERVERS: dict[str, type[FakeServer]] = {
     "google": FakeGeminiServer,
 }
 MODEL_IDS = {"anthropic": "claude-test", "openai": "gpt-test", "google": "gemini-test"}
-TEST_KEYS = {"ANTHROPIC_API_KEY": "key-anthropic", "OPENAI_API_KEY": "key-openai", "GEMINI_API_KEY": "key-gemini"}
+TEST_KEYS = {
+    "ANTHROPIC_API_KEY": "key-anthropic",
+    "OPENAI_API_KEY": "key-openai",
+    "GEMINI_API_KEY": "key-gemini",
+}
 
 
 def model_for(provider: str, server: FakeServer, **settings: Any) -> RemoteModel:

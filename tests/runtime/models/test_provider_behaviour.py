@@ -7,16 +7,15 @@ malformed responses, non-retryable 4xx, missing API key.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
-from fake_servers import Canned, FakeServer
-from provider_support import SERVERS, SleepRecorder, TEST_KEYS, model_for, png
-
 from deskact.runtime.config import Config
 from deskact.runtime.errors import MissingAPIKey, ModelError
 from deskact.runtime.models import Message, ModelCallError, make_model
 from deskact.runtime.parsing import extract_code
+from fake_servers import Canned, FakeServer
+from provider_support import SERVERS, TEST_KEYS, SleepRecorder, model_for, png
 
 Serve = Callable[..., FakeServer]
 ASK = [Message(role="user", text="Make a folder called reports.", images=[png(1)])]
@@ -42,7 +41,9 @@ def test_reply_without_code_is_returned_as_text(provider: str, serve: Serve) -> 
 
 def test_429_with_retry_after_waits_that_long_then_succeeds(provider: str, serve: Serve) -> None:
     cls = SERVERS[provider]
-    server = serve([cls.error(429, "slow down", headers={"retry-after": "0.2"}), "```python\nexit()\n```"])
+    server = serve(
+        [cls.error(429, "slow down", headers={"retry-after": "0.2"}), "```python\nexit()\n```"]
+    )
     model = model_for(provider, server)
     model.sleep = recorder = SleepRecorder()
     reply = model.reply("sys", ASK)
@@ -74,7 +75,9 @@ def test_500_until_retries_run_out_is_a_clear_error(provider: str, serve: Serve)
         model_for(provider, server, max_retries=2).reply("sys", ASK)
     message = str(info.value)
     assert message.startswith(f"{provider}/")
-    assert "HTTP 502" in message and "bad gateway upstream" in message and "after 2 retries" in message
+    assert (
+        "HTTP 502" in message and "bad gateway upstream" in message and "after 2 retries" in message
+    )
     assert info.value.usage.retries == 2
     assert len(server.requests) == 3
 
