@@ -145,7 +145,12 @@ class Router:
                     media_upload="mediaUpload" in m,
                 )
                 self.methods[spec.id] = spec
-                templates = {base + m.get("flatPath", m["path"]), base + m["path"]}
+                templates = {base + m["path"]}
+                flat = m.get("flatPath")
+                # Some flatPaths name a placeholder no parameter has (Slides'
+                # "{presentationsId}"); only the path template is usable then.
+                if flat and all(n.lstrip("+") in spec.parameters for n in re.findall(r"\{([^}]+)\}", flat)):
+                    templates.add(base + flat)
                 for t in templates:
                     self._add(Route(spec, spec.http_method, *_compile(t)))
                 if spec.media_upload:
