@@ -7,6 +7,7 @@ values until something computes them. LibreOffice does, on load.
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import subprocess
@@ -29,6 +30,8 @@ def recalculated_copy(path: Path, out_dir: Path, timeout: float = 120) -> Path:
     # A profile of our own per process: a desktop soffice on the same profile would swallow the call.
     profile = Path(tempfile.gettempdir()) / f"deskact-lo-headless-{os.getuid()}-{os.getpid()}"
     with _lock:
+        if not profile.exists():
+            atexit.register(shutil.rmtree, profile, ignore_errors=True)
         proc = subprocess.run(
             [exe, "--headless", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}",
              "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(out_dir), str(path)],

@@ -47,11 +47,15 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
 
 def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
     with Image.open(path) as im:
-        im = im.convert("RGBA")
-        # Transparent pixels count as white, as a viewer would show them.
-        flat = Image.new("RGBA", im.size, (255, 255, 255, 255))
-        flat.alpha_composite(im)
-        return np.asarray(flat.convert("L").resize(size, Image.Resampling.LANCZOS))
+        if "A" in im.getbands() or "transparency" in im.info:
+            # Transparent pixels count as white, as a viewer shows them.
+            rgba = im.convert("RGBA")
+            flat = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
+            flat.alpha_composite(rgba)
+            im = flat
+        # Gray first: one channel to resize instead of three.
+        gray = im.convert("L").resize(size, Image.Resampling.LANCZOS, reducing_gap=2.0)
+        return np.asarray(gray)
 
 
 def compare(path: Path, reference: Path) -> float:
