@@ -122,8 +122,10 @@ class _Run:
     def __init__(self, config: Config) -> None:
         k = config.kernel
         self.max_images, self.max_image_bytes = k.max_images, k.max_image_bytes
-        self.stdout = CappedText(k.capture_limit_bytes)
-        self.stderr = CappedText(k.capture_limit_bytes)
+        # The kernel already caps each stream at the source (kernel_boot.OutputLimit);
+        # this is the host's own bound, with room for the kernel's marker line.
+        self.stdout = CappedText(k.capture_limit_bytes + 200)
+        self.stderr = CappedText(k.capture_limit_bytes + 200)
         self.result: str | None = None
         self.result_cap = k.capture_limit_bytes
         self.images: list[Image] = []
@@ -404,6 +406,8 @@ class KernelSession:
                 msg = channel.get_msg(timeout=0)
             except Empty:
                 return
+            except ValueError:  # a bad signature: garbage from a forked child, not our kernel
+                continue
             if msg.get("parent_header", {}).get("msg_id") == msg_id:
                 handle(msg)
 
@@ -489,7 +493,7 @@ class KernelSession:
         sockets = {k: str(v.resolve()) for k, v in self.sockets.items()}
         boot = (
             "from deskact.runtime import kernel_boot as _deskact_boot\n"
-            f"_deskact_boot.install({json.dumps(sockets)})\n"
+            f"_deskact_boot.install({json.dumps(sockets)}, {self.config.kernel.capture_limit_bytes})\n"
             "del _deskact_boot\n"
         )
         for name, code in [("deskact", boot), *self.preload]:
@@ -522,6 +526,10 @@ class KernelSession:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
+        if self.uid is not None and proc is not None:
+            # The uid is this session's alone: whatever still runs as it (a fork
+            # bomb's children dying slowly) would eat the next kernel's process slots.
+            sandbox.kill_uid(self.uid)
             for stream in (proc.stdin, proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()

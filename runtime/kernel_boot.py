@@ -89,11 +89,80 @@ def forward(name: str, path: str) -> int:
     return port
 
 
-def install(sockets: dict[str, str]) -> None:
+def _forked_child_guard(kernel_pid: int) -> Any:
+    """A forked copy of the kernel (os.fork in agent code) must not go back to
+    serving the kernel's sockets when its cell ends: it would corrupt the
+    protocol and, in a fork bomb, hold the process slots forever."""
+
+    def post_run_cell(*_: object) -> None:
+        if os.getpid() != kernel_pid:
+            os._exit(1)
+
+    return post_run_cell
+
+
+class OutputLimit:
+    """Caps what one cell sends on a stream, at the source.
+
+    Without it, ``print`` of 200 MB makes ipykernel JSON-encode hundreds of MB
+    in one message (MemoryError under the address-space limit) and floods the
+    host. The first ``limit // 2`` characters pass; after that only the latest
+    ``limit // 2`` are kept, and sent with a marker when the cell ends.
+    """
+
+    def __init__(self, stream: Any, limit: int) -> None:
+        self._write = stream.write
+        self.half = max(limit // 2, 1)
+        self._lock = threading.Lock()
+        self.reset()
+        stream.write = self.write  # instance attribute: ipykernel's fd-watcher thread calls self.write too
+
+    def reset(self, *_: object) -> None:
+        self.sent = 0
+        self.tail: list[str] = []
+        self.tail_len = 0
+        self.dropped = 0
+
+    def write(self, text: str) -> int:
+        n = len(text)
+        with self._lock:
+            if self.sent < self.half:
+                head = text[: self.half - self.sent]
+                self.sent += len(head)
+                self._write(head)
+                text = text[len(head):]
+            if text:
+                self.tail.append(text)
+                self.tail_len += len(text)
+                if self.tail_len > 2 * self.half:  # compact now and then, not on every write
+                    joined = "".join(self.tail)
+                    self.dropped += len(joined) - self.half
+                    self.tail, self.tail_len = [joined[-self.half:]], self.half
+        return n
+
+    def finish(self, *_: object) -> None:
+        with self._lock:
+            if self.tail:
+                joined = "".join(self.tail)
+                dropped = self.dropped + max(len(joined) - self.half, 0)
+                if dropped:
+                    self._write(f"\n[... {dropped} characters dropped at capture ...]\n")
+                self._write(joined[-self.half:])
+            self.reset()
+
+
+def install(sockets: dict[str, str], capture_limit: int = 4_000_000) -> None:
     """Called once per kernel start, before any toolkit code."""
+    import sys
+
     from IPython import get_ipython
 
     shell = get_ipython()
+    for stream in (sys.stdout, sys.stderr):
+        limit = OutputLimit(stream, capture_limit)
+        shell.events.register("pre_run_cell", limit.reset)
+        shell.events.register("post_run_cell", limit.finish)
+    shell.events.register("post_run_cell", _forked_child_guard(os.getpid()))
     exit_ = _make_exit()
     for name in ("exit", "quit"):
         shell.user_ns[name] = exit_

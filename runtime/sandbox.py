@@ -23,10 +23,12 @@ from __future__ import annotations
 import itertools
 import os
 import resource
+import signal
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -119,6 +121,33 @@ def give_to(path: Path, uid: int | None) -> None:
                 os.lchown(os.path.join(root, name), uid, uid)
             except FileNotFoundError:  # removed while we walked
                 pass
+
+
+def _pids_of(uid: int) -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                # Zombies hold no slot worth waiting for (their reaper may be a lazy init).
+                if entry.stat().st_uid == uid and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return pids
+
+
+def kill_uid(uid: int, wait: float = 3.0) -> None:
+    """SIGKILL every process of a sandbox uid (unique to one session) and wait until they are gone."""
+    deadline = time.monotonic() + wait
+    while pids := _pids_of(uid):
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        if time.monotonic() > deadline:
+            return
+        time.sleep(0.01)
 
 
 def kernel_env(
