@@ -129,6 +129,29 @@ def validate_cmd(
     raise typer.Exit(1 if problems else 0)
 
 
+@app.command("exec")
+def exec_cmd(
+    code: str = typer.Argument(..., help="Python code (IPython syntax: !cmd and %magic work); - reads stdin."),
+    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds before interrupt/restart (default agent.step_timeout)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the ExecResult as one JSON object."),
+    images: str = typer.Option("count", "--images", help="With --json: count (sizes only) or base64."),
+    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="none or bwrap (default sandbox.mode)."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """Run CODE in a fresh preloaded session exactly as the agent would. Exit 0 whatever the code did."""
+    from .exec_code import render_json, render_text, run_code
+
+    if sandbox not in (None, "none", "bwrap", "auto"):
+        fail(DeskactError(f"--sandbox {sandbox!r}: expected none or bwrap"))
+    try:
+        cfg = config_from(config, sandbox__mode=sandbox)
+        source = sys.stdin.read() if code == "-" else code
+        result = run_code(source, cfg, timeout if timeout is not None else cfg.agent.step_timeout)
+    except DeskactError as exc:
+        fail(exc)
+    print(render_json(result, images) if as_json else render_text(result))
+
+
 @app.command("schema")
 def schema_cmd(out: Optional[Path] = typer.Option(None, "--out", help="Write here instead of stdout.")) -> None:
     """Print the JSON Schema of the task format (shipped as task_suites/schema.json)."""
