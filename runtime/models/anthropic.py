@@ -38,8 +38,8 @@ class AnthropicModel(RemoteModel):
             request["extra_body"] = {"temperature": self.settings.temperature}
         return request
 
-    def send(self, client: Any, request: dict[str, Any]) -> Any:
-        return client.messages.create(**request)
+    def send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        return client.messages.create(**request, timeout=timeout)
 
     def classify(self, exc: BaseException) -> Failure | None:
         return stainless_classify(self.sdk(), exc)

@@ -52,6 +52,9 @@ class Model(ABC):
     """
 
     name: str
+    deadline: float | None = None
+    """``time.monotonic()`` by which ``reply`` must return (the agent sets it from max_time).
+    Remote models shorten request timeouts and skip retries that would pass it."""
 
     def start_episode(self, task: "Task") -> None:
         """Called once before an episode; offline models (reference, scripted) use it."""

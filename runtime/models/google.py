@@ -24,7 +24,7 @@ class GoogleModel(RemoteModel):
         types = self._types()
         options = types.HttpOptions(
             base_url=self.settings.base_url,
-            timeout=max(1, int(self.settings.timeout * 1000)),  # this SDK counts milliseconds
+            timeout=_millis(self.settings.timeout),
             retry_options=types.HttpRetryOptions(attempts=1),  # retry.py owns retries
         )
         return sdk.Client(api_key=api_key or "none", http_options=options)
@@ -47,8 +47,16 @@ class GoogleModel(RemoteModel):
         contents = [_content(types, m) for m in messages]
         return {"model": self.model_id, "contents": contents, "config": config}
 
-    def send(self, client: Any, request: dict[str, Any]) -> Any:
-        return client.models.generate_content(**request)
+    def send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        types = self._types()
+        config = request["config"].model_copy(
+            update={
+                "http_options": types.HttpOptions(
+                    timeout=_millis(timeout), retry_options=types.HttpRetryOptions(attempts=1)
+                )
+            }
+        )
+        return client.models.generate_content(**{**request, "config": config})
 
     def classify(self, exc: BaseException) -> Failure | None:
         self.sdk()
@@ -105,6 +113,11 @@ class GoogleModel(RemoteModel):
             getattr(usage, "thoughts_token_count", None) or 0
         )
         return ParsedReply(text, getattr(usage, "prompt_token_count", None) or 0, out_tokens)
+
+
+def _millis(seconds: float) -> int:
+    """This SDK counts timeouts in whole milliseconds."""
+    return max(1, int(seconds * 1000))
 
 
 def _content(types: ModuleType, message: Message) -> Any:

@@ -48,8 +48,8 @@ class OpenAIModel(RemoteModel):
             request["temperature"] = self.settings.temperature
         return request
 
-    def send(self, client: Any, request: dict[str, Any]) -> Any:
-        return client.chat.completions.create(**request)
+    def send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        return client.chat.completions.create(**request, timeout=timeout)
 
     def classify(self, exc: BaseException) -> Failure | None:
         return stainless_classify(self.sdk(), exc)

@@ -98,41 +98,55 @@ class RemoteModel(Model):
         request = self.build_request(system, messages)
         started = time.monotonic()
         raw, retries = call_with_retries(
-            lambda: self.send(client, request),
+            lambda: self.send(client, request, self._attempt_timeout()),
             self._classify_with_timeout,
             who=self.name,
             policy=RetryPolicy.from_config(self.settings),
             sleep=self.sleep,
+            deadline=self.deadline,
         )
+        usage = Usage(latency_s=time.monotonic() - started, retries=retries, calls=1)
         try:
             parsed = self.parse(raw)
-        except ModelError:
+        except ModelCallError as exc:
+            exc.usage = usage  # the call happened and cost time; keep it on record
             raise
         except Exception as exc:  # noqa: BLE001 - any surprise in the payload is a malformed reply
-            parsed = None
             problem = f"{type(exc).__name__}: {exc}"
-        else:
-            problem = None
-        usage = Usage(latency_s=time.monotonic() - started, retries=retries, calls=1)
-        if parsed is None:
             raise ModelCallError(
-                f"{self.name}: malformed response ({excerpt(problem or '')})",
-                failure=Failure("invalid_response", body=problem or ""),
+                f"{self.name}: malformed response ({excerpt(problem)})",
+                failure=Failure("invalid_response", body=problem),
                 usage=usage,
-            )
+            ) from exc
         usage.input_tokens = parsed.input_tokens
         usage.output_tokens = parsed.output_tokens
         return ModelReply(text=parsed.text, usage=usage)
 
+    def _attempt_timeout(self) -> float:
+        """The configured timeout, shortened so one request cannot outlive the deadline."""
+        timeout = self.settings.timeout
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise ModelCallError(
+                    f"{self.name}: the episode's time limit passed before the call"
+                )
+            timeout = min(timeout, left)
+        self._last_timeout = timeout
+        return timeout
+
     def _classify_with_timeout(self, exc: BaseException) -> Failure | None:
         failure = self.classify(exc)
         if failure is not None and failure.kind == "timeout":
-            # The SDKs' own wording is long and generic; the configured limit is what helps.
-            return Failure(
-                "timeout",
-                body=f"no answer within {self.settings.timeout:g} s "
-                f"(providers.{self.provider}.timeout)",
+            # The SDKs' own wording is long and generic; the limit that applied is what helps.
+            limit = getattr(self, "_last_timeout", self.settings.timeout)
+            setting = f"providers.{self.provider}.timeout"
+            why = (
+                setting
+                if limit >= self.settings.timeout
+                else f"{setting}, shortened by the episode's time limit"
             )
+            return Failure("timeout", body=f"no answer within {limit:g} s ({why})")
         return failure
 
     def malformed(self, what: str, raw: Any) -> ModelCallError:
@@ -156,8 +170,8 @@ class RemoteModel(Model):
         """Keyword arguments for the SDK call, in the provider's native format."""
 
     @abstractmethod
-    def send(self, client: Any, request: dict[str, Any]) -> Any:
-        """One HTTP attempt."""
+    def send(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        """One HTTP attempt that gives up after ``timeout`` seconds."""
 
     @abstractmethod
     def classify(self, exc: BaseException) -> Failure | None:

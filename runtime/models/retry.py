@@ -126,13 +126,15 @@ def call_with_retries(
     policy: RetryPolicy,
     sleep: Callable[[float], None] = time.sleep,
     rng: random.Random | None = None,
+    deadline: float | None = None,
 ) -> tuple[T, int]:
     """Run ``attempt`` until it succeeds; return (result, retries used).
 
     ``classify`` maps an SDK exception to a Failure (None = not an API failure:
-    re-raised untouched, it is a bug). A non-retryable failure or the last
-    retryable one becomes a ModelCallError naming ``who``, the status and a
-    body excerpt.
+    re-raised untouched, it is a bug). A non-retryable failure, the last
+    retryable one, or one whose wait would pass ``deadline`` (a
+    ``time.monotonic()`` value) becomes a ModelCallError naming ``who``, the
+    status and a body excerpt.
     """
     retries = 0
     started = time.monotonic()
@@ -153,5 +155,13 @@ def call_with_retries(
                 if failure.retry_after is not None
                 else backoff_delay(retries, policy, rng)
             )
-            sleep(min(delay, policy.backoff_max))
+            delay = min(delay, policy.backoff_max)
+            if deadline is not None and time.monotonic() + delay >= deadline:
+                usage = Usage(retries=retries, calls=1, latency_s=time.monotonic() - started)
+                raise ModelCallError(
+                    f"{who}: {failure.describe(retries)} (no time left to retry before the episode's time limit)",
+                    failure=failure,
+                    usage=usage,
+                ) from exc
+            sleep(delay)
             retries += 1

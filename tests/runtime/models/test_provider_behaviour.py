@@ -7,6 +7,7 @@ malformed responses, non-retryable 4xx, missing API key.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import pytest
@@ -144,3 +145,37 @@ def test_missing_api_key_names_the_variable(provider: str) -> None:
         model.check_ready()
     ready = make_model(f"{provider}/x", Config(), environ=TEST_KEYS)
     ready.check_ready()  # keys present: no error, and no network needed
+
+
+def test_deadline_shortens_the_request_timeout_and_skips_retries(
+    provider: str, serve: Serve
+) -> None:
+    server = serve([Canned(text="too late", delay=3.0), "never asked"])
+    model = model_for(provider, server, timeout=60, max_retries=5)
+    model.deadline = time.monotonic() + 0.5
+    with pytest.raises(ModelCallError) as info:
+        model.reply("sys", ASK)
+    message = str(info.value)
+    assert "shortened by the episode's time limit" in message
+    assert "no time left to retry" in message
+    assert len(server.requests) == 1
+
+
+def test_retry_after_beyond_the_deadline_fails_at_once(provider: str, serve: Serve) -> None:
+    cls = SERVERS[provider]
+    server = serve([cls.error(429, "quota", headers={"retry-after": "30"}), "never asked"])
+    model = model_for(provider, server, backoff_max=60)
+    model.sleep = recorder = SleepRecorder()
+    model.deadline = time.monotonic() + 5
+    with pytest.raises(ModelCallError, match="HTTP 429: .*quota.*no time left to retry"):
+        model.reply("sys", ASK)
+    assert recorder.waits == []
+
+
+def test_deadline_already_passed(provider: str, serve: Serve) -> None:
+    server = serve(["never asked"])
+    model = model_for(provider, server)
+    model.deadline = time.monotonic() - 1
+    with pytest.raises(ModelCallError, match="time limit passed before the call"):
+        model.reply("sys", ASK)
+    assert server.requests == []
