@@ -38,6 +38,7 @@ from .config import Config, SandboxConfig
 from .errors import SandboxError
 
 Mode = Literal["none", "bwrap"]
+OWNER_VAR = "DESKACT_KERNEL_OWNER"
 
 X11_DIR = Path("/tmp/.X11-unix")
 # Each bwrap kernel runs as its own unused uid, so RLIMIT_NPROC (counted per
@@ -136,6 +137,26 @@ def _pids_of(uid: int) -> list[int]:
     return pids
 
 
+def kernel_processes(owner: int | None = None) -> list[int]:
+    """PIDs of ipykernel processes started by deskact (by runtime ``owner`` pid if given)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if b"ipykernel" not in (entry / "cmdline").read_bytes():
+                continue
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for item in environ:
+            if item.startswith(OWNER_VAR.encode() + b"="):
+                if owner is None or item.split(b"=", 1)[1] == str(owner).encode():
+                    found.append(int(entry.name))
+                break
+    return found
+
+
 def kill_uid(uid: int, wait: float = 3.0) -> None:
     """SIGKILL every process of a sandbox uid (unique to one session) and wait until they are gone."""
     deadline = time.monotonic() + wait
@@ -174,6 +195,8 @@ def kernel_env(
             "XDG_CACHE_HOME": str(private_dir / "cache"),
             "PYTHONUNBUFFERED": "1",
             "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+            # Not a secret: lets tests and `doctor` find kernels whose runtime is gone.
+            OWNER_VAR: str(os.getpid()),
         }
     )
     if display:

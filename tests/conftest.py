@@ -22,3 +22,19 @@ def xdisplay(requires_xvfb: None) -> _Iterator["Display"]:
 
     with Display(width=1280, height=800) as display:
         yield display
+
+
+# --- kernels (issue 2) --------------------------------------------------------
+@pytest.fixture(scope="session", autouse=True)
+def no_orphan_kernels() -> _Iterator[None]:
+    """Every kernel a test starts must be gone when the session ends."""
+    import os
+    import time
+
+    yield
+    from deskact.runtime.sandbox import kernel_processes
+
+    deadline = time.monotonic() + 5
+    while (left := kernel_processes(owner=os.getpid())) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not left, f"ipykernel processes outlived the test session: {left}"
