@@ -79,6 +79,8 @@ Handler = Callable[[Request], "dict[str, Any] | Response | None"]
 ResetHook = Callable[[Store, str], None]
 
 HANDLERS: dict[str, Handler] = {}
+# Methods that declare a request body Google nonetheless lets clients omit.
+_BODY_OPTIONAL = {"drive.files.update", "drive.files.copy", "drive.files.create"}
 RESET_HOOKS: list[ResetHook] = []
 
 
@@ -326,7 +328,9 @@ class Emulator:
     def _body_required(spec: Any) -> bool:
         # Google rejects a missing body for inserts/creates; an empty PATCH/POST
         # action body (e.g. drafts.send with nothing) is rejected by the handler.
-        return True
+        # Drive accepts these without a body (Google's own "move a file"
+        # sample calls files.update with only addParents/removeParents).
+        return spec.id not in _BODY_OPTIONAL
 
     def _validate(self, spec: Any, path_params: dict[str, str], qs: list[tuple[str, str]]) -> dict[str, Any]:
         from .discovery import validate_params
