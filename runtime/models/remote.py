@@ -111,7 +111,7 @@ class RemoteModel(Model):
         except ModelCallError as exc:
             exc.usage = usage  # the call happened and cost time; keep it on record
             raise
-        except Exception as exc:  # noqa: BLE001 - any surprise in the payload is a malformed reply
+        except Exception as exc:  # any surprise in the payload is a malformed reply
             problem = f"{type(exc).__name__}: {exc}"
             raise ModelCallError(
                 f"{self.name}: malformed response ({excerpt(problem)})",
