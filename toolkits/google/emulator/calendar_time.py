@@ -10,6 +10,7 @@ does in Google Calendar.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Iterator
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -41,7 +42,7 @@ def stamp(value: datetime | None = None) -> str:
     return value.strftime("%Y-%m-%dT%H:%M:%S.") + f"{value.microsecond // 1000:03d}Z"
 
 
-@dataclass
+@dataclass(frozen=True)
 class EventTime:
     """A parsed ``start``/``end``: all-day (``day``) or timed (``at``, aware)."""
 
@@ -65,6 +66,18 @@ def parse_event_time(value: Any, field: str) -> EventTime:
     """Validate an event's ``start``/``end`` object the way Google does."""
     if not isinstance(value, dict) or not (value.get("date") or value.get("dateTime")):
         raise ApiError(400, f"Missing {field} time.", "required")
+    key = (value.get("date"), value.get("dateTime"), value.get("timeZone"))
+    if all(isinstance(k, (str, type(None))) for k in key):
+        return _parse_cached(*key, field)  # type: ignore[arg-type]
+    return _parse(value, field)
+
+
+@lru_cache(maxsize=4096)
+def _parse_cached(day: str | None, at: str | None, tz_name: str | None, field: str) -> EventTime:
+    return _parse({"date": day, "dateTime": at, "timeZone": tz_name}, field)
+
+
+def _parse(value: dict[str, Any], field: str) -> EventTime:
     tz_name = value.get("timeZone")
     if tz_name:
         zone(tz_name, f"time zone definition for {field} time")

@@ -52,13 +52,6 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[\w']+", text.lower())
 
 
-def _has_phrase(haystack: list[str], phrase: list[str]) -> bool:
-    if not phrase:
-        return True
-    n = len(phrase)
-    return any(haystack[i : i + n] == phrase for i in range(len(haystack) - n + 1))
-
-
 def _date_ms(value: str) -> int:
     if value.isdigit():
         return int(value) * 1000
@@ -99,10 +92,18 @@ _IN = {
 
 def _text_matcher(raw: str, fields: tuple[str, ...]) -> Predicate:
     phrase = _words(raw.strip('"'))
+    if not phrase:
+        return lambda m: True
+    # Whole words in sequence, separated by anything that is not a word character.
+    pattern = re.compile(r"(?<![\w'])" + r"[^\w']+".join(map(re.escape, phrase)) + r"(?![\w'])")
 
     def match(m: dict[str, Any]) -> bool:
-        return any(_has_phrase(_words(m["_index"][f]) if isinstance(m["_index"][f], str)
-                               else _words(" ".join(m["_index"][f])), phrase) for f in fields)
+        index = m["_index"]
+        for f in fields:
+            value = index[f]
+            if pattern.search(value if isinstance(value, str) else " ".join(value)):
+                return True
+        return False
 
     return match
 
