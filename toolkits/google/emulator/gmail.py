@@ -22,6 +22,9 @@ from .paging import paginate
 from .store import Store
 
 MSG, LABEL, DRAFT = "gmail.message", "gmail.label", "gmail.draft"
+# The search index (header fields, body text) lives apart from the message
+# metadata so that listing by label does not decode every body.
+INDEX = "gmail.index"
 
 SYSTEM_LABELS = [
     "INBOX", "SENT", "DRAFT", "TRASH", "SPAM", "UNREAD", "STARRED", "IMPORTANT", "CHAT",
@@ -85,9 +88,11 @@ def _thread_for(store: Store, index: dict[str, Any], requested: str | None) -> s
         raise not_found(f"Thread {requested} not found.")
     refs = {r.strip() for r in index["references"]}
     if refs:
-        for m in store.list(MSG):
-            if m["_index"]["message_id"] in refs:
-                return m["threadId"]
+        for idx in store.list(INDEX):
+            if idx["message_id"] in refs:
+                found = store.get(MSG, idx["id"])
+                if found is not None:
+                    return found["threadId"]
     return None
 
 
@@ -106,9 +111,9 @@ def _store_message(
         "sizeEstimate": len(raw),
         "historyId": _history(req.store),
         "internalDate": str(internal_ms if internal_ms is not None else int(time.time() * 1000)),
-        "_index": index,
     }
     req.store.put(MSG, message_id, msg)
+    req.store.put(INDEX, message_id, {"id": message_id, **index})
     req.store.put_blob(f"gmail.raw/{message_id}", raw)
     return msg
 
@@ -181,6 +186,17 @@ def _with_label_names(store: Store, msgs: list[dict[str, Any]]) -> list[dict[str
     return msgs
 
 
+def _with_index(store: Store, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len(msgs) > 20:
+        every = {idx["id"]: idx for idx in store.list(INDEX)}
+        for m in msgs:
+            m["_index"] = every[m["id"]]
+    else:
+        for m in msgs:
+            m["_index"] = store.get(INDEX, m["id"])
+    return msgs
+
+
 def _select(req: Request, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Filter by labelIds, q and includeSpamTrash; newest first."""
     p = req.params
@@ -194,6 +210,7 @@ def _select(req: Request, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         msgs = [m for m in msgs if "TRASH" not in m["labelIds"] and "SPAM" not in m["labelIds"]]
     if q:
         pred = compile_query(q)
+        _with_index(req.store, msgs)
         msgs = [m for m in _with_label_names(req.store, msgs) if pred(m)]
     msgs.sort(key=lambda m: (int(m["internalDate"]), m["id"]), reverse=True)
     return msgs
@@ -313,6 +330,7 @@ def messages_untrash(req: Request) -> dict[str, Any]:
 
 def _delete_message(store: Store, message_id: str) -> bool:
     store.delete_blob(f"gmail.raw/{message_id}")
+    store.delete(INDEX, message_id)
     return store.delete(MSG, message_id)
 
 
@@ -570,7 +588,8 @@ def drafts_list(req: Request) -> dict[str, Any]:
     msgs = {d["messageId"]: req.store.get(MSG, d["messageId"]) for d in drafts}
     if req.params.get("q"):
         pred = compile_query(req.params["q"])
-        keep = {m["id"] for m in _with_label_names(req.store, [m for m in msgs.values() if m]) if pred(m)}
+        found = _with_index(req.store, [m for m in msgs.values() if m])
+        keep = {m["id"] for m in _with_label_names(req.store, found) if pred(m)}
         drafts = [d for d in drafts if d["messageId"] in keep]
     drafts.reverse()  # newest first
     page, token = paginate(drafts, req.params, default_size=100, max_size=500)
