@@ -50,7 +50,8 @@ def _parse_list(text: str, pos: int, tree: FieldTree) -> int:
         start = pos
         while pos < len(text) and text[pos] not in ",()":
             pos += 1
-        path = [p.strip() for p in text[start:pos].split("/")]
+        # Newer APIs (Sheets, Docs, Slides) accept dots as well as slashes.
+        path = [p.strip() for p in text[start:pos].replace(".", "/").split("/")]
         if not all(path):
             raise _bad(text, f"empty field name at offset {start}")
         sub: FieldTree | None = None

@@ -80,7 +80,8 @@ ResetHook = Callable[[Store, str], None]
 
 HANDLERS: dict[str, Handler] = {}
 # Methods that declare a request body Google nonetheless lets clients omit.
-_BODY_OPTIONAL = {"drive.files.update", "drive.files.copy", "drive.files.create"}
+_BODY_OPTIONAL = {"drive.files.update", "drive.files.copy", "drive.files.create",
+                  "sheets.spreadsheets.values.clear"}
 RESET_HOOKS: list[ResetHook] = []
 
 
