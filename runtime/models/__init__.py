@@ -1,6 +1,16 @@
-"""Model adapters. ``make_model("anthropic/claude-sonnet-4-5", config)`` is the way in.
+"""Model adapters. ``make_model(name, config)`` is the way in.
 
-Provider SDKs are imported lazily, when a model of that provider first talks.
+Names: ``anthropic/<model>`` (Messages API), ``openai/<model>`` (Chat
+Completions, also any OpenAI-compatible server through
+``providers.openai.base_url``), ``google/<model>`` (the ``google-genai`` SDK;
+``google-generativeai`` is deprecated by Google and not used), and the offline
+``reference``, ``noop``, ``scripted/<file>``, ``human``.
+
+Each provider's SDK is imported lazily, when a model of that provider is first
+used. Provider settings live in ``config.providers.<name>`` (base_url,
+api_key_env, timeout, temperature, max_tokens, max_retries, backoff_initial,
+backoff_max), e.g. ``DESKACT_PROVIDERS_OPENAI_BASE_URL=http://localhost:8000/v1``.
+Retries are ours (retry.py), not the SDKs'.
 """
 
 from __future__ import annotations

@@ -183,6 +183,9 @@ class Human(Model):
                 raise ModelError("human: input ended before a line holding only '.'") from None
             except KeyboardInterrupt:
                 raise ModelError("human: reply interrupted") from None
+            except NotImplementedError:
+                # IPython's StdinNotImplementedError: a front-end without input (e.g. nbclient).
+                raise ModelError("human: this front-end cannot read input (no stdin)") from None
             if line.strip() == ".":
                 break
             lines.append(line)

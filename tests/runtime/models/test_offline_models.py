@@ -169,3 +169,16 @@ def test_provider_without_model_is_an_error() -> None:
         make_model("anthropic/", Config())
     with pytest.raises(ModelError, match="give the model"):
         make_model("openai", Config())
+
+
+def test_human_without_stdin_is_a_model_error() -> None:
+    class StdinNotImplementedError(NotImplementedError):  # what IPython raises under nbclient
+        pass
+
+    def no_stdin(prompt: str) -> str:
+        raise StdinNotImplementedError(
+            "raw_input was called, but this frontend does not support input requests."
+        )
+
+    with pytest.raises(ModelError, match="cannot read input"):
+        Human(read_line=no_stdin, write=lambda s: None).reply("s", HI)
