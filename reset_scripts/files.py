@@ -29,6 +29,8 @@ def files_mkdir(ctx: StepContext, path: str) -> None:
 def files_write(ctx: StepContext, path: str, content: str = "", mode: FileMode | None = None) -> None:
     """Write a UTF-8 text file (parents created), optionally chmod it."""
     p = ctx.path(path)
+    if p.is_dir():
+        raise StepFailed(f"files.write: {p} is a directory")
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(content, encoding="utf-8")
     if mode is not None:

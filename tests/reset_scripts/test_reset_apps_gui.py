@@ -155,3 +155,36 @@ def test_apps_need_a_display(ctx: StepContext) -> None:
         run_reset("apps.launch", {"cmd": "xterm", "window": "x"}, ctx)
     v = run_judge("windows.title", {"contains": "x"}, ctx)
     assert v.error and "windows.title needs a display" in v.feedback
+
+
+def _eventually(judge_name: str, params: dict, ctx: StepContext, timeout: float = 10):  # type: ignore[no-untyped-def]
+    """The WM applies wmctrl requests asynchronously: poll the judge until it passes or time runs out."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = run_judge(judge_name, params, ctx)
+        if v.passed or time.monotonic() > deadline:
+            return v
+        time.sleep(0.05)
+
+
+@pytest.mark.skipif(shutil.which("xterm") is None or shutil.which("wmctrl") is None, reason="needs xterm and wmctrl")
+def test_windows_state_and_geometry(gctx: StepContext) -> None:
+    run_reset("apps.launch", {"cmd": "xterm -title geomprobe -geometry 40x10+0+0", "window": "geomprobe"}, gctx)
+    v = run_judge("windows.state", {"contains": "geomprobe", "state": "maximized"}, gctx)
+    assert v.feedback.startswith("window 'geomprobe' should be maximized but is normal (_NET_WM_STATE: ")
+    v = run_judge("windows.geometry", {"contains": "geomprobe", "box": [0, 0, 0.5, 1]}, gctx)
+    assert v.feedback.startswith("window 'geomprobe' is ") and "right edge at" in v.feedback
+
+    env = dict(os.environ, DISPLAY=gctx.display or "")
+    subprocess.run(["wmctrl", "-r", "geomprobe", "-e", "0,0,0,640,760"], env=env, check=True)
+    v = _eventually("windows.geometry", {"contains": "geomprobe", "box": [0, 0, 0.5, 1], "tolerance": 0.06}, gctx)
+    assert v.passed, v.feedback
+    subprocess.run(["wmctrl", "-r", "geomprobe", "-b", "add,maximized_vert,maximized_horz"], env=env, check=True)
+    v = _eventually("windows.state", {"contains": "geomprobe", "state": "maximized"}, gctx)
+    assert v.passed, v.feedback
+    assert not run_judge("windows.state", {"contains": "geomprobe", "state": "normal"}, gctx).passed
+    v = run_judge("windows.state", {"contains": "nosuchwindow", "state": "normal"}, gctx)
+    assert v.feedback.startswith("no window title contains 'nosuchwindow'; open windows: ")
+    with pytest.raises(ValueError, match="must hold fractions of the screen"):
+        from deskact.runtime.steps import lookup
+        lookup("judge", "windows.geometry").validate({"contains": "x", "box": [0, 0, 2, 1]})

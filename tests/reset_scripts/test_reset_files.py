@@ -127,3 +127,9 @@ def test_copy_into_new_folder_with_trailing_slash(ctx: StepContext) -> None:
     (ctx.files / "a.txt").write_text("a")
     run_reset("files.copy", {"src": "a.txt", "dst": "${WORKSPACE}/new/dir/"}, ctx)
     assert (ctx.workspace / "new/dir/a.txt").read_text() == "a"
+
+
+def test_write_over_a_directory_fails(ctx: StepContext) -> None:
+    (ctx.workspace / "d").mkdir()
+    with pytest.raises(StepFailed, match=r"files.write: .*/ws/d is a directory"):
+        run_reset("files.write", {"path": "d", "content": "x"}, ctx)
