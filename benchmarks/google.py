@@ -208,6 +208,20 @@ def main() -> None:
                  *p50_p95(raw_calls(lambda: http.client.HTTPConnection(host, int(port)), ids, args.repeat))))
     rows.append(("raw HTTP keep-alive, Unix socket (per request)",
                  *p50_p95(raw_calls(lambda: UnixHTTPConnection(str(sock_path)), ids, args.repeat))))
+    heavy = http.client.HTTPConnection(host, int(port))
+    for name, path in [
+        ("raw HTTP: calendar events.list (week, singleEvents)",
+         "/calendar/v3/calendars/primary/events?timeMin=2024-06-03T00:00:00Z&timeMax=2024-06-10T00:00:00Z"
+         "&singleEvents=true&orderBy=startTime"),
+        ("raw HTTP: gmail messages.list q=is:unread invoice",
+         "/gmail/v1/users/me/messages?q=is%3Aunread%20invoice&maxResults=20"),
+    ]:
+        def get(path: str = path) -> None:
+            heavy.request("GET", path)
+            resp = heavy.getresponse()
+            resp.read()
+            assert resp.status == 200
+        rows.append((name, *p50_p95(measure(get, args.repeat))))
 
     def batch10() -> None:
         b = svc["calendar"].new_batch_http_request()
