@@ -28,7 +28,7 @@ class AnthropicModel(RemoteModel):
         request: dict[str, Any] = {
             "model": self.model_id,
             "max_tokens": self.settings.max_tokens,
-            "messages": [_message(m) for m in messages],
+            "messages": _merge_same_role([_message(m) for m in messages]),
         }
         if system:
             request["system"] = system
@@ -87,3 +87,18 @@ def _message(message: Message) -> dict[str, Any]:
         # The API rejects empty content; an empty turn still has to hold its place.
         blocks.append({"type": "text", "text": "(empty)"})
     return {"role": message.role, "content": blocks}
+
+
+def _merge_same_role(wire: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Join consecutive turns of one role (the agent appends a plan/reflect prompt to an observation).
+
+    The API documents that it combines them itself; doing it here keeps the request valid
+    under any API version and shows in tests exactly what is sent.
+    """
+    merged: list[dict[str, Any]] = []
+    for turn in wire:
+        if merged and merged[-1]["role"] == turn["role"]:
+            merged[-1] = {"role": turn["role"], "content": merged[-1]["content"] + turn["content"]}
+        else:
+            merged.append(turn)
+    return merged

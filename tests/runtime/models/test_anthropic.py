@@ -100,3 +100,16 @@ def test_text_of_several_blocks_is_joined_and_cache_tokens_count_as_input() -> N
         reply = model_for("anthropic", server).reply("s", HISTORY[:1])
     assert reply.text == "first second"
     assert (reply.usage.input_tokens, reply.usage.output_tokens) == (105, 9)
+
+
+def test_consecutive_user_turns_are_merged_in_order() -> None:
+    messages = [
+        Message(role="user", text="Output: 3", images=[png(5)]),
+        Message(role="user", text="Now write a plan."),
+    ]
+    with FakeAnthropicServer(replies=["ok"]) as server:
+        model_for("anthropic", server).reply("s", messages)
+    (turn,) = server.requests[0].json["messages"]
+    assert turn["role"] == "user"
+    assert [b["type"] for b in turn["content"]] == ["image", "text", "text"]
+    assert turn["content"][2] == {"type": "text", "text": "Now write a plan."}
