@@ -207,3 +207,30 @@ def test_cli_serves_on_port_and_socket(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         assert proc.wait(timeout=10) == 0
+
+
+def test_worker_service_gives_each_worker_its_own_state(tmp_path: Path) -> None:
+    from deskact.runtime.config import Config
+    from deskact.toolkits.base import ServiceContext
+    from deskact.toolkits.google.emulator.service import URL_ENV, emulator_service
+
+    config = Config()
+    long_dir = tmp_path / ("x" * 120)  # too long for an AF_UNIX path: falls back to a short one
+    with emulator_service(ServiceContext(0, tmp_path / "w0", config)) as h0, \
+            emulator_service(ServiceContext(1, long_dir, config)) as h1:
+        assert h0.sockets[URL_ENV].exists() and h1.sockets[URL_ENV].exists()
+        assert len(str(h1.sockets[URL_ENV])) < 108
+        cal0 = build_service("calendar", "v3", h0.host["url"])
+        cal1 = build_service("calendar", "v3", h1.host["url"])
+        cal0.calendars().insert(body={"summary": "only in worker 0"}).execute()
+        assert len(cal0.calendarList().list().execute()["items"]) == 2
+        assert len(cal1.calendarList().list().execute()["items"]) == 1
+        assert cal0.calendars().get(calendarId="primary").execute()["id"] == config.google.user
+    assert not h0.sockets[URL_ENV].exists() and not h1.sockets[URL_ENV].exists()
+
+
+def test_alt_media_on_a_method_without_downloads_is_400(emu: Any) -> None:
+    host, port = emu.url.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port))
+    status, _, body = _request(conn, "GET", "/calendar/v3/calendars/primary?alt=media")
+    assert status == 400 and json.loads(body)["error"]["errors"][0]["location"] == "alt"
