@@ -18,9 +18,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from PIL import Image, ImageDraw
-
 from deskact.runtime.steps import StepContext, run_judge, run_reset
+from PIL import Image, ImageDraw
 
 
 def measure(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
@@ -31,7 +30,7 @@ def measure(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
         fn()
         times.append((time.perf_counter() - t) * 1000)
     times.sort()
-    return statistics.median(times), times[min(len(times) - 1, int(round(0.95 * (len(times) - 1))))]
+    return statistics.median(times), times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
 
 
 def start_display() -> tuple[str, list[subprocess.Popen[bytes]]] | None:
@@ -99,7 +98,7 @@ def main() -> None:
     results = [(label, *measure(fn, n)) for label, fn in rows]
     if shutil.which("soffice"):
         run_reset("office.xlsx", {"path": "f.xlsx", "sheets": {"S": [[2, 3, "=A1*B1"]]}}, ctx)
-        fn = lambda: run_judge("xlsx.cells", {"path": "f.xlsx", "cells": {"C1": 6}}, ctx)  # noqa: E731
+        fn = lambda: run_judge("xlsx.cells", {"path": "f.xlsx", "cells": {"C1": 6}}, ctx)
         results.append(("judge xlsx.cells (formula, LibreOffice recompute)", *measure(fn, max(3, n // 10))))
 
     disp = start_display()
@@ -118,7 +117,7 @@ def main() -> None:
         ]
         results += [(label, *measure(fn, max(5, n // 3))) for label, fn in gui]
         if shutil.which("soffice"):
-            fn = lambda: (run_reset("apps.open", {"path": "s.xlsx", "timeout": 120}, gctx),  # noqa: E731
+            fn = lambda: (run_reset("apps.open", {"path": "s.xlsx", "timeout": 120}, gctx),
                           run_reset("apps.kill", {"name": "soffice"}, gctx))
             results.append(("reset apps.open s.xlsx (LibreOffice) + apps.kill", *measure(fn, 3)))
         for p in procs:

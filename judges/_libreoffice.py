@@ -35,7 +35,7 @@ def recalculated_copy(path: Path, out_dir: Path, timeout: float = 120) -> Path:
         proc = subprocess.run(
             [exe, "--headless", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}",
              "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(out_dir), str(path)],
-            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, check=False,
         )
     out = out_dir / (path.stem + ".xlsx")
     if proc.returncode != 0 or not out.exists():

@@ -18,7 +18,7 @@ def _parse_mode(value: Any) -> int:
     bit: that is almost always a quoting mistake, so it is rejected.
     """
     if isinstance(value, bool):
-        raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
+        raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")  # noqa: TRY004 - pydantic wants ValueError
     if isinstance(value, int):
         if value & ~0o777:
             raise ValueError(

@@ -7,10 +7,10 @@ window polls every 50 ms and costs well under a millisecond per poll.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from Xlib import X, Xatom
 from Xlib import display as xdisplay

@@ -73,7 +73,7 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
     argv = app_argv(argv, display)
     env = ctx.env()
     env["DISPLAY"] = display
-    err = tempfile.TemporaryFile()  # already unlinked; the app keeps writing to it
+    err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
         proc = subprocess.Popen(
             argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,

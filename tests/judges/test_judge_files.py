@@ -1,8 +1,6 @@
 import json
-from pathlib import Path
 
 import pytest
-
 from deskact.runtime.steps import StepContext, Verdict, lookup, run_judge
 
 

@@ -2,10 +2,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image, ImageDraw
-
 from deskact.judges.image import ssim
 from deskact.runtime.steps import StepContext, Verdict, lookup, run_judge
+from PIL import Image, ImageDraw
 
 
 def j(judge_name: str, ctx: StepContext, **params: object) -> Verdict:

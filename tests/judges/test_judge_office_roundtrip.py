@@ -5,7 +5,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.steps import StepContext, run_judge, run_reset
 
 pytestmark = [pytest.mark.slow,

@@ -2,10 +2,8 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from pathlib import Path
 
 import pytest
-
 from deskact.runtime.steps import StepContext, Verdict, lookup, run_judge
 
 

@@ -6,10 +6,8 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
 from deskact.reset_scripts._x11 import list_windows
 from deskact.runtime.steps import StepContext, StepFailed, run_judge, run_reset
 

@@ -1,11 +1,8 @@
-import os
 import stat
 import time
 import zipfile
-from pathlib import Path
 
 import pytest
-
 from deskact.runtime.steps import StepContext, StepFailed, lookup, run_reset
 
 

@@ -1,12 +1,9 @@
-import time
-from pathlib import Path
 
 import docx
 import openpyxl
 import pytest
-from pptx import Presentation
-
 from deskact.runtime.steps import StepContext, StepFailed, lookup, run_reset
+from pptx import Presentation
 
 
 def test_shell_run_cwd_env_and_placeholders(ctx: StepContext) -> None:
@@ -29,7 +26,8 @@ def test_shell_run_background_process_does_not_block(ctx: StepContext) -> None:
     # The background sleep keeps running; the step must return when bash exits.
     run_reset("shell.run", {"cmd": "sleep 5 & echo $! > pid", "timeout": 3}, ctx)
     pid = int((ctx.workspace / "pid").read_text())
-    import os, signal
+    import os
+    import signal
     os.kill(pid, signal.SIGKILL)
 
 
