@@ -24,6 +24,8 @@ T = TypeVar("T")
 
 FailureKind = Literal["status", "timeout", "connection", "invalid_response"]
 BODY_EXCERPT_CHARS = 300
+MIN_ATTEMPT_S = 1.0
+"""A retry left with less time than this before the deadline is not worth sending."""
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ def call_with_retries(
                 else backoff_delay(retries, policy, rng)
             )
             delay = min(delay, policy.backoff_max)
-            if deadline is not None and time.monotonic() + delay >= deadline:
+            if deadline is not None and time.monotonic() + delay + MIN_ATTEMPT_S >= deadline:
                 usage = Usage(retries=retries, calls=1, latency_s=time.monotonic() - started)
                 raise ModelCallError(
                     f"{who}: {failure.describe(retries)} (no time left to retry before the episode's time limit)",
