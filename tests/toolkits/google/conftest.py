@@ -7,11 +7,11 @@ start of every test.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
-
 from deskact.toolkits.google.client import build_service
 from deskact.toolkits.google.emulator import Emulator, RunningServer, start_server
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from deskact.toolkits.google.client import build_service
 from deskact.toolkits.google.emulator import Emulator, start_server
 from deskact.toolkits.google.emulator.discovery import Router
@@ -125,7 +124,7 @@ def test_unix_socket_and_state_dir_snapshots_survive_restart(tmp_path: Path) -> 
         emulator.close()
     again = Emulator(state_dir=state)
     try:
-        summaries = lambda: [c["summary"] for c in again.store.list("calendar.calendar")]  # noqa: E731
+        summaries = lambda: [c["summary"] for c in again.store.list("calendar.calendar")]
         assert "Sock" in summaries()  # the state itself persisted
         again.reset()
         assert "Sock" not in summaries()

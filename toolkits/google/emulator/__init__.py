@@ -11,6 +11,9 @@ Layout
 - ``batch.py``      ``/batch`` and ``/batch/<api>/<version>`` (multipart/mixed)
 - ``server.py``     ``start_server()``: TCP and/or Unix socket, keep-alive
 - ``cli.py``        ``serve()`` behind ``deskact emulate google``
+- ``service.py``    ``emulator_service(ctx)``: the per-worker service factory
+  for the Google toolkit (Unix socket -> ``DESKACT_GOOGLE_URL`` in the kernel,
+  ``handle.host["url"]``/``["emulator"]`` for reset steps and judges)
 - one module per service: ``calendar.py``, ``gmail.py``, ``drive.py``,
   ``sheets.py``, ``docs.py``, ``slides.py``, ``forms.py``
 
@@ -40,7 +43,8 @@ What the framework has already done when a handler runs:
   RFC 3339 date-times checked, required ones present, unknown ones rejected;
   defaults are NOT filled in (use ``req.params.get("maxResults", 250)``);
 - ``req.body``: the parsed JSON body (dict) or None. A missing body on a method
-  that declares a ``request`` is already a 400;
+  that declares a ``request`` is already a 400 (except the methods listed in
+  ``framework._BODY_OPTIONAL``, which Google lets clients call without one);
 - media uploads (``uploadType=media|multipart|resumable``, all three, including
   googleapiclient's chunked resumable PUTs) arrive as ``req.media`` (bytes) and
   ``req.media_type``; multipart metadata is in ``req.body``;

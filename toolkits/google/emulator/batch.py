@@ -43,7 +43,7 @@ def _parse_inner(data: bytes) -> tuple[str, str, dict[str, str], bytes]:
     return method.upper(), target, headers, body
 
 
-def handle_batch(emulator: "Emulator", headers: dict[str, str], body: bytes, base_url: str) -> RawResponse:
+def handle_batch(emulator: Emulator, headers: dict[str, str], body: bytes, base_url: str) -> RawResponse:
     content_type = headers.get("content-type", "")
     if not content_type.startswith("multipart/mixed"):
         raise ApiError(400, f"batch requests must be multipart/mixed, got {content_type!r}", "badContent")

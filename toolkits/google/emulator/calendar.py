@@ -33,7 +33,7 @@ from .calendar_time import (
     zone,
 )
 from .discovery import parse_datetime
-from .errors import ApiError, bad_request, duplicate, not_found
+from .errors import ApiError, duplicate, not_found
 from .framework import Request, handler, on_reset
 from .paging import paginate
 from .store import Store
@@ -658,8 +658,8 @@ def events_move(req: Request) -> dict[str, Any]:
     return _render(ev, req, dest)
 
 
-_QUICK_TIME = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\bat\s+(\d{1,2}):(\d{2})\b", re.I)
-_QUICK_DATE = re.compile(r"\b(?:on\s+)?(\d{4}-\d{2}-\d{2}|today|tomorrow)\b", re.I)
+_QUICK_TIME = re.compile(r"\b(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)\b|\bat\s+(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+_QUICK_DATE = re.compile(r"\b(?:on\s+)?(\d{4}-\d{2}-\d{2}|today|tomorrow)\b", re.IGNORECASE)
 
 
 @handler("calendar.events.quickAdd")

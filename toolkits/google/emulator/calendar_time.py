@@ -9,17 +9,17 @@ does in Google Calendar.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
 from functools import lru_cache
-from datetime import date, datetime, timedelta, timezone
-from typing import Any, Iterator
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rruleset, rrulestr
 
 from .errors import ApiError
 
-UTC = timezone.utc
 MAX_INSTANCES = 2000  # per series when the rule is unbounded and the window is open
 
 

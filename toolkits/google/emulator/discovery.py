@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -45,7 +45,7 @@ _ALWAYS_ACCEPTED = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_document(api: str, version: str) -> dict[str, Any]:
     """The bundled discovery document (parsed JSON, cached; do not mutate)."""
     path = DOCUMENTS_DIR / f"{api}.{version}.json"

@@ -8,7 +8,8 @@ at its level. Selecting a field of an array applies to every element.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import ApiError
 

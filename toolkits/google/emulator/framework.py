@@ -20,9 +20,10 @@ import importlib
 import json
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from .discovery import Router
@@ -39,7 +40,7 @@ SERVICE_MODULES: tuple[str, ...] = ("calendar", "gmail", "drive", "sheets", "doc
 class Request:
     """What a handler receives."""
 
-    emulator: "Emulator"
+    emulator: Emulator
     method_id: str
     params: dict[str, Any]
     """Path and query parameters, converted to their discovery types; repeated ones are lists."""
@@ -365,7 +366,7 @@ class Emulator:
     ) -> RawResponse:
         upload_id = Store.new_id(24)
         total = headers.get("x-upload-content-length")
-        self._uploads[upload_id] = _UploadSession(
+        self._uploads[upload_id] = _UploadSession(  # dict assignment is atomic under the GIL
             method=method,
             path=path,
             headers={k: v for k, v in headers.items() if k != "content-length"},
@@ -379,6 +380,12 @@ class Emulator:
         return RawResponse(200, {"Location": location, "X-GUploader-UploadID": upload_id}, b"")
 
     def _continue_upload(self, upload_id: str, headers: dict[str, str], body: bytes, base_url: str) -> RawResponse:
+        with self.store.lock:  # chunks of one session must not interleave
+            return self._continue_upload_locked(upload_id, headers, body, base_url)
+
+    def _continue_upload_locked(
+        self, upload_id: str, headers: dict[str, str], body: bytes, base_url: str
+    ) -> RawResponse:
         session = self._uploads.get(upload_id)
         if session is None:
             raise ApiError(404, f"No active upload session {upload_id}", "notFound")

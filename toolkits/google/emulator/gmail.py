@@ -649,4 +649,4 @@ def raw_message(store: Store, message_id: str) -> bytes | None:
     return store.get_blob(f"gmail.raw/{message_id}")
 
 
-__all__ = ["raw_message", "Response"]
+__all__ = ["Response", "raw_message"]

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from .errors import ApiError
 
@@ -57,7 +58,7 @@ def _date_ms(value: str) -> int:
         return int(value) * 1000
     for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%m/%d/%Y"):
         try:
-            return int(datetime.strptime(value, fmt).replace(tzinfo=timezone.utc).timestamp() * 1000)
+            return int(datetime.strptime(value, fmt).replace(tzinfo=UTC).timestamp() * 1000)
         except ValueError:
             continue
     raise ApiError(400, f"Invalid date in search query: '{value}'", "invalidArgument", location="q")
@@ -197,10 +198,10 @@ class _Parser:
         pred: Predicate
         if tok.value == "(" and tok.op is None:
             items = self.group(")")
-            pred = lambda m: all(p(m) for p in items)  # noqa: E731
+            pred = lambda m: all(p(m) for p in items)
         elif tok.value == "{" and tok.op is None:
             items = self.group("}")
-            pred = lambda m: any(p(m) for p in items)  # noqa: E731
+            pred = lambda m: any(p(m) for p in items)
         elif tok.value in (")", "}"):
             raise ApiError(400, f"Unbalanced '{tok.value}' in search query", "invalidArgument", location="q")
         elif tok.op is not None and tok.value == "(":

@@ -10,7 +10,8 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from typing import Any, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from .errors import ApiError
 

@@ -85,7 +85,7 @@ class RunningServer:
         if self.socket_path and self.socket_path.exists():
             self.socket_path.unlink()
 
-    def __enter__(self) -> "RunningServer":
+    def __enter__(self) -> RunningServer:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -10,9 +10,9 @@ its own in-memory SQLite state, so workers never see each other's data.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
 
 from ...base import ServiceContext, ServiceHandle
 from .framework import Emulator

@@ -23,8 +23,9 @@ import re
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS docs (
