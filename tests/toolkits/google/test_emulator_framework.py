@@ -233,3 +233,13 @@ def test_alt_media_on_a_method_without_downloads_is_400(emu: Any) -> None:
     conn = http.client.HTTPConnection(host, int(port))
     status, _, body = _request(conn, "GET", "/calendar/v3/calendars/primary?alt=media")
     assert status == 400 and json.loads(body)["error"]["errors"][0]["location"] == "alt"
+
+
+def test_chunked_request_body(emu: Any) -> None:
+    host, port = emu.url.split("//")[1].split(":")
+    conn = http.client.HTTPConnection(host, int(port))
+    chunks = iter([b'{"summary": ', b'"Chunked"}'])
+    conn.request("POST", "/calendar/v3/calendars", body=chunks, headers={"Content-Type": "application/json"},
+                 encode_chunked=True)
+    resp = conn.getresponse()
+    assert resp.status == 200 and json.loads(resp.read())["summary"] == "Chunked"

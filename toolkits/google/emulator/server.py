@@ -38,8 +38,11 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _serve(self) -> None:
-        length = int(self.headers.get("Content-Length") or 0)
-        body = self.rfile.read(length) if length else b""
+        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
+            body = self._read_chunked()
+        else:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
         host = headers.get("host") or "127.0.0.1"
         resp = self.emulator.dispatch(self.command, self.path, headers, body, f"http://{host}")
@@ -53,6 +56,17 @@ class _Handler(BaseHTTPRequestHandler):
         data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + resp.body
         self.wfile.write(data)
         self.wfile.flush()
+
+    def _read_chunked(self) -> bytes:
+        out = bytearray()
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return bytes(out)
+            out += self.rfile.read(size)
+            self.rfile.readline()  # CRLF after each chunk
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
 
