@@ -137,6 +137,7 @@ class Episode:
         self._parse_errors = 0
         self._subtask = 0
         model.start_episode(task)
+        model.deadline = self._started + self.max_time  # model calls respect the episode's time limit
         first = render("task", instruction=instruction or task.instruction)
         self._push_user(first, self._grab())
         if self.agent.strategy == "plan-act-reflect":
@@ -238,6 +239,9 @@ class Episode:
         try:
             reply = self.model.reply(self.system, messages)
         except ModelError as exc:
+            usage = getattr(exc, "usage", None)
+            if usage is not None:  # retries and latency of a failed call still count
+                self.record.usage = self.record.usage + usage
             self._finish("model_error", str(exc))
             return None
         except Exception as exc:  # noqa: BLE001 - a crashing adapter must not lose the run
