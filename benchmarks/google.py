@@ -26,7 +26,7 @@ import sys
 _here = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
 
-import argparse  # noqa: E402
+import argparse
 import base64
 import http.client
 import json
@@ -40,8 +40,8 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
-from deskact.toolkits.google.client import build_service  # noqa: E402
-from deskact.toolkits.google.emulator import Emulator  # noqa: E402
+from deskact.toolkits.google.client import build_service
+from deskact.toolkits.google.emulator import Emulator
 
 Services = dict[str, Any]
 
@@ -112,6 +112,58 @@ def build_mix(ids: dict[str, str]) -> list[tuple[str, Callable[[Services], Any]]
         ("gmail messages.modify", lambda s: s["gmail"].users().messages().modify(
             userId="me", id=ids["message"], body={"addLabelIds": ["STARRED"]}).execute()),
         ("gmail labels.list", lambda s: s["gmail"].users().labels().list(userId="me").execute()),
+    ]
+
+
+def seed_workspace(svc: Services) -> dict[str, str]:
+    """Drive/Sheets/Docs state: 3 folders of 40 files, a 200-row sheet with formulas, a 60-paragraph doc."""
+    drive, sheets, docs = svc["drive"], svc["sheets"], svc["docs"]
+    ids: dict[str, str] = {}
+    for f in range(3):
+        folder = drive.files().create(body={"name": f"Folder {f}", "mimeType": "application/vnd.google-apps.folder"}).execute()
+        for i in range(40):
+            ids["file"] = drive.files().create(body={"name": f"report {f}-{i}.txt", "parents": [folder["id"]],
+                                                     "mimeType": "text/plain"}).execute()["id"]
+        ids["folder"] = folder["id"]
+    ids["sheet"] = sheets.spreadsheets().create(body={"properties": {"title": "Sales"}}).execute()["spreadsheetId"]
+    rows = [["Region", "Q1", "Q2", "Q3", "Total"]] + [
+        [f"r{i}", str(i), str(i * 2), str(i * 3), f"=SUM(B{i + 2}:D{i + 2})"] for i in range(200)]
+    sheets.spreadsheets().values().update(spreadsheetId=ids["sheet"], range="A1", valueInputOption="USER_ENTERED",
+                                          body={"values": rows}).execute()
+    ids["doc"] = docs.documents().create(body={"title": "Minutes"}).execute()["documentId"]
+    text = "".join(f"Paragraph {i}: the quarterly numbers look fine.\n" for i in range(60))
+    docs.documents().batchUpdate(documentId=ids["doc"], body={"requests": [
+        {"insertText": {"location": {"index": 1}, "text": text}}]}).execute()
+    return ids
+
+
+def build_workspace_mix(ids: dict[str, str]) -> list[tuple[str, Callable[[Services], Any]]]:
+    import io
+
+    from googleapiclient.http import MediaIoBaseUpload
+    return [
+        ("drive files.list q (name contains, in parents, trashed)", lambda s: s["drive"].files().list(
+            q=f"name contains 'report' and '{ids['folder']}' in parents and trashed = false",
+            pageSize=20, orderBy="name", fields="nextPageToken,files(id,name)").execute()),
+        ("drive files.get", lambda s: s["drive"].files().get(fileId=ids["file"], fields="*").execute()),
+        ("drive files.create (metadata)", lambda s: s["drive"].files().create(
+            body={"name": "bench.txt", "mimeType": "text/plain"}).execute()),
+        ("drive files.create (multipart upload, 10 KB)", lambda s: s["drive"].files().create(
+            body={"name": "up.bin"}, media_body=MediaIoBaseUpload(io.BytesIO(b"x" * 10240), "application/octet-stream")).execute()),
+        ("drive files.export (doc as text/plain)", lambda s: s["drive"].files().export(
+            fileId=ids["doc"], mimeType="text/plain").execute()),
+        ("sheets values.get (A1:E201, 200 formulas)", lambda s: s["sheets"].spreadsheets().values().get(
+            spreadsheetId=ids["sheet"], range="Sheet1!A1:E201").execute()),
+        ("sheets values.update (10x5, USER_ENTERED)", lambda s: s["sheets"].spreadsheets().values().update(
+            spreadsheetId=ids["sheet"], range="Sheet1!G1", valueInputOption="USER_ENTERED",
+            body={"values": [[str(i * j) for j in range(5)] for i in range(10)]}).execute()),
+        ("sheets values.append", lambda s: s["sheets"].spreadsheets().values().append(
+            spreadsheetId=ids["sheet"], range="Sheet1", valueInputOption="RAW", body={"values": [["x", 1, 2, 3]]}).execute()),
+        ("docs documents.get (60 paragraphs)", lambda s: s["docs"].documents().get(documentId=ids["doc"]).execute()),
+        ("docs batchUpdate (insertText + replaceAllText)", lambda s: s["docs"].documents().batchUpdate(
+            documentId=ids["doc"], body={"requests": [
+                {"insertText": {"location": {"index": 1}, "text": "New line\n"}},
+                {"replaceAllText": {"containsText": {"text": "fine"}, "replaceText": "great"}}]}).execute()),
     ]
 
 
@@ -188,8 +240,9 @@ def main() -> None:
     svc: Services = {api: build_service(api, ver, url) for api, ver in
                      (("calendar", "v3"), ("gmail", "v1"), ("drive", "v3"), ("sheets", "v4"), ("docs", "v1"))}
     ids = seed(svc)
+    ids.update(seed_workspace(svc))
     post("/_emulator/snapshot/seeded")
-    mix = build_mix(ids) + MIX_EXTRA
+    mix = build_mix(ids) + build_workspace_mix(ids) + MIX_EXTRA
 
     rows: list[tuple[str, float, float]] = []
     all_times: list[float] = []

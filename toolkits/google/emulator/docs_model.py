@@ -72,14 +72,12 @@ class Flat:
 
     def dump(self) -> dict[str, Any]:
         runs: list[list[Any]] = []
-        last = None
         for st in self.styles:
-            k = _key(st)
-            if runs and k == last:
+            # Runs share one dict, so the identity test is the fast path.
+            if runs and (runs[-1][1] is st or runs[-1][1] == st):
                 runs[-1][0] += 1
             else:
                 runs.append([1, st])
-                last = k
         return {"text": "".join(self.chars), "runs": runs, "paras": self.paras, "bullets": self.bullets}
 
     @classmethod
@@ -178,9 +176,9 @@ class Flat:
 
     def update_text_style(self, start: int, end: int, style: Style, fields: list[list[str]]) -> None:
         ps, pe = self._check_range(start, end)
-        cache: dict[str, Style] = {}
+        cache: dict[int, Style] = {}
         for i in range(ps, pe):
-            k = _key(self.styles[i])
+            k = id(self.styles[i])
             if k not in cache:
                 new = copy.deepcopy(self.styles[i])
                 _apply(new, style, fields)
@@ -237,7 +235,7 @@ class Flat:
             while True:
                 ch = self.chars[pos]
                 st = self.styles[pos]
-                if run_style is not None and _key(st) != _key(run_style):
+                if run_style is not None and st is not run_style and st != run_style:
                     elements.append(_run(run_start_index, index, "".join(run_chars), run_style))
                     run_start_index, run_chars = index, []
                 run_style = st

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol
 
@@ -171,8 +172,10 @@ class _Parser:
         raise _err("#ERROR!", f"Formula parse error near {text!r}")
 
 
+@lru_cache(maxsize=4096)
 def parse_formula(formula: str) -> tuple:
-    """Parse '=...' into an AST; raises _ErrorRaised on a syntax error."""
+    """Parse '=...' into an AST (cached: a sheet repeats the same formulas);
+    raises _ErrorRaised on a syntax error."""
     src = formula[1:] if formula.startswith("=") else formula
     p = _Parser(_tokenize(src))
     node = p.expr()

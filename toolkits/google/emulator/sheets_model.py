@@ -75,6 +75,7 @@ class _Evaluator:
         self.home = home
         self.cache: dict[tuple[int, int, int], Value] = {}
         self.active: set[tuple[int, int, int]] = set()
+        self.used: dict[int, tuple[int, int]] = {}  # sheet id -> (rows, cols) in use
 
     def _sheet(self, name: str | None) -> Sheet:
         if name is None:
@@ -114,10 +115,13 @@ class _Evaluator:
         s = self._sheet(sheet)
         r0, c0 = sr or 0, sc or 0
         # Open ranges stop at the last used row/column, not the grid edge.
-        used_r = max((r for r, _ in s.cells), default=-1) + 1
-        used_c = max((c for _, c in s.cells), default=-1) + 1
-        r1 = er if er is not None else used_r
-        c1 = ec if ec is not None else used_c
+        if er is None or ec is None:
+            used = self.used.get(s.sheet_id)
+            if used is None:
+                used = (max((r for r, _ in s.cells), default=-1) + 1, max((c for _, c in s.cells), default=-1) + 1)
+                self.used[s.sheet_id] = used
+        r1 = er if er is not None else used[0]
+        c1 = ec if ec is not None else used[1]
         return [[self.value_of(s, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
 
 
