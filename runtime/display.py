@@ -204,6 +204,10 @@ class Display:
                 _kill_group(proc)
         with _live_lock:
             _live.discard(self)
+        if self.mode == "virtual" and self.name:
+            from .observation import forget
+
+            forget(self.name)  # cached screenshot connections; the number will be reused
 
     def __enter__(self) -> "Display":
         return self.start()

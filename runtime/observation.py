@@ -118,9 +118,13 @@ class Grabber:
         return img, cursor
 
     def close(self) -> None:
+        """Close both connections; errors from a server that is already gone are expected."""
         with self._lock:
-            self._sct.close()
-            self._x.close()
+            for conn in (self._sct, self._x):
+                try:
+                    conn.close()
+                except Exception:  # noqa: BLE001 - the display died under us
+                    pass
 
 
 _grabbers: dict[tuple[str, bool], Grabber] = {}
@@ -150,9 +154,16 @@ def capture(display: str, config: ObservationConfig | None = None) -> Screenshot
         img, cursor = _grabber(display, config.include_cursor).grab()
     except DisplayError:
         raise
-    except Exception as exc:  # noqa: BLE001 - a display that went away: drop the cached connection
+    except Exception:  # noqa: BLE001 - a cached connection to a server that has since restarted
+        # Display numbers are reused: ":1" may be a new server now. Reconnect once.
         forget(display)
-        raise DisplayError(f"screenshot of X display {display!r} failed: {exc}") from exc
+        try:
+            img, cursor = _grabber(display, config.include_cursor).grab()
+        except DisplayError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            forget(display)
+            raise DisplayError(f"screenshot of X display {display!r} failed: {exc}") from exc
     return screenshot_from(img, cursor, config)
 
 

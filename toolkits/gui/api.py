@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -79,6 +80,12 @@ def settings() -> Settings:
 def _pyautogui() -> Any:
     if not os.environ.get("DISPLAY"):
         raise RuntimeError("no display: DISPLAY is not set in this kernel (display.mode = 'none'?)")
+    try:
+        import mouseinfo  # noqa: F401 - pyautogui imports it for a Tk helper window we never use
+    except (ImportError, SystemExit):
+        # Without tkinter it calls sys.exit(); None in sys.modules makes pyautogui's own
+        # `import mouseinfo` raise ImportError, which pyautogui handles.
+        sys.modules["mouseinfo"] = None  # type: ignore[assignment]
     import pyautogui
 
     cfg = settings()
@@ -237,6 +244,11 @@ def _key(name: str) -> str:
     return key
 
 
+_REPEAT_GAP_S = 0.01
+"""Pause between two presses of the same key. LibreOffice (VCL) takes a release and press
+with the same server timestamp for auto-repeat and drops one: "balloon" became "baloon"."""
+
+
 class Keyboard:
     """The keyboard. Key names: enter, tab, esc, backspace, delete, space, up, down,
     left, right, home, end, pageup, pagedown, f1..f12, ctrl, alt, shift, win,
@@ -247,7 +259,13 @@ class Keyboard:
         "\\n" presses Enter and "\\t" Tab. Click or activate the target window first."""
         for is_ascii, run in _runs(text):
             if is_ascii:
-                _pyautogui().write(run, interval=interval)
+                pag = _pyautogui()
+                for i, ch in enumerate(run):
+                    pag.press(ch, _pause=False)
+                    if interval:
+                        time.sleep(interval)
+                    elif i + 1 < len(run) and run[i + 1] == ch:
+                        time.sleep(_REPEAT_GAP_S)
             else:
                 # pyautogui drops characters outside its keymap (and xdotool loses some).
                 from .unicode_keys import type_unicode
@@ -257,7 +275,7 @@ class Keyboard:
 
     def press(self, key: str, presses: int = 1) -> None:
         """Press and release one key, e.g. press("enter"), press("down", presses=3)."""
-        _pyautogui().press(_key(key), presses=presses)
+        _pyautogui().press(_key(key), presses=presses, interval=_REPEAT_GAP_S if presses > 1 else 0.0)
 
     def hotkey(self, *keys: str) -> None:
         """Press keys together, e.g. hotkey("ctrl", "s"), hotkey("ctrl", "shift", "t")."""
@@ -306,6 +324,27 @@ class Screen:
         if full_resolution:
             return img
         return scale_image(img, scaled_size(img.width, img.height, _scale()))
+
+    def wait_stable(self, timeout: float = 10.0, quiet: float = 0.5) -> bool:
+        """Wait until the screen stops changing for `quiet` seconds (an app finished loading
+        or redrawing); a blinking text cursor does not count. False if `timeout` passed first."""
+        from PIL import ImageChops
+
+        deadline = time.monotonic() + timeout
+        last = _grab().reduce(4)  # a quarter size is enough to see change, and 16x cheaper to compare
+        calm_since = time.monotonic()
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            now = _grab().reduce(4)
+            box = ImageChops.difference(last, now).getbbox()
+            # A caret blink changes a sliver; real redraws change more than 0.1 % of the screen.
+            small = box is None or (box[2] - box[0]) * (box[3] - box[1]) * 1000 < now.width * now.height
+            if not small:
+                calm_since = time.monotonic()
+            elif time.monotonic() - calm_since >= quiet:
+                return True
+            last = now
+        return False
 
     def save(self, path: str, full_resolution: bool = False) -> str:
         """Save a screenshot to `path` (format from the extension, e.g. .png) and return the path."""

@@ -21,6 +21,7 @@ import threading
 import time
 from typing import Any
 
+_REPEAT_GAP_S = 0.01
 _SETTLE_S = 0.1
 """Pause before remapping a keycode pressed with another character (lets clients catch up)."""
 
@@ -83,8 +84,12 @@ class UnicodeTyper:
         from Xlib.ext import xtest
 
         with self._lock:
+            previous = None
             for ch in text:
                 kc = self._keycode(ch)
+                if kc == previous and not interval:
+                    time.sleep(_REPEAT_GAP_S)  # same key twice: see api._REPEAT_GAP_S
+                previous = kc
                 self._pressed.add(kc)
                 xtest.fake_input(self._x, X.KeyPress, kc)
                 xtest.fake_input(self._x, X.KeyRelease, kc)

@@ -7,12 +7,15 @@ their titles, not every X window. Titles match case-insensitively by substring.
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .api import _from_screen, _run
 
@@ -34,6 +37,28 @@ class Window:
         return self.x + self.width // 2, self.y + self.height // 2
 
 
+@lru_cache(maxsize=1)
+def _xconn() -> Any:
+    from Xlib import display as xdisplay
+
+    return xdisplay.Display(os.environ.get("DISPLAY"))
+
+
+def _client_box(wid: int) -> tuple[int, int, int, int] | None:
+    """The window's content area on screen. wmctrl's and xdotool's -G positions count
+    openbox's title bar twice (measured: 20 px too low), so ask the server directly."""
+    from Xlib import error
+
+    conn = _xconn()
+    win = conn.create_resource_object("window", wid)
+    try:
+        geo = win.get_geometry()
+        origin = win.translate_coords(conn.screen().root, 0, 0)  # root (0,0) in window coordinates
+    except (error.BadWindow, error.BadDrawable):
+        return None  # closed while we looked
+    return -origin.x, -origin.y, geo.width, geo.height
+
+
 def _parse_wmctrl(out: str) -> list[Window]:
     # "0x00c00003  0 4242   10 40   484 316 host Title with spaces"
     found = []
@@ -41,11 +66,14 @@ def _parse_wmctrl(out: str) -> list[Window]:
         parts = line.split(None, 8)
         if len(parts) < 8:
             continue
-        wid, _desk, pid, x, y, w, h, _host = parts[:8]
+        wid, pid = int(parts[0], 16), int(parts[2])
         title = parts[8] if len(parts) == 9 else ""
-        sx, sy = _from_screen(int(x), int(y))
-        sw, sh = _from_screen(int(w), int(h))
-        found.append(Window(int(wid, 16), title, int(pid), sx, sy, sw, sh))
+        box = _client_box(wid)
+        if box is None:
+            continue
+        sx, sy = _from_screen(box[0], box[1])
+        sw, sh = _from_screen(box[2], box[3])
+        found.append(Window(wid, title, pid, sx, sy, sw, sh))
     return found
 
 
