@@ -50,7 +50,7 @@ from . import sandbox as sandbox_module
 from .config import Config
 from .errors import KernelError
 from .execution import ExecError, ExecResult, Image
-from .kernel_boot import EXIT_NAME
+from .kernel_boot import CAPTURE_VAR, EXIT_NAME
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
 _POLL_MS = 100
@@ -268,6 +268,7 @@ class KernelSession:
         if self._private is None:
             self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
             self.workspace.mkdir(parents=True, exist_ok=True)
+            (self._private / "sockets").mkdir()  # bwrap would make it root-only
             sandbox.give_to(self._private, self.uid)
             if self.uid is not None:
                 os.chown(self.workspace, self.uid, self.uid)
@@ -426,10 +427,12 @@ class KernelSession:
         inner = [
             sys.executable, "-m", "ipykernel_launcher", "-f", str(conn),
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
+            "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]
+        env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
         plan = sandbox.plan(
             inner, mode=self.mode, config=self.config, workspace=self.workspace,
-            private_dir=self._private, env=self.env, display=self.display,
+            private_dir=self._private, env=env, display=self.display,
             sockets=self.sockets, uid=self.uid,
         )
         self._log = self._private / f"kernel-{gen}.log"
@@ -490,10 +493,11 @@ class KernelSession:
         )
 
     def _run_preload(self) -> None:
-        sockets = {k: str(v.resolve()) for k, v in self.sockets.items()}
+        assert self._private is not None
+        sockets = sandbox.prepare_sockets(self.sockets, self.mode, self._private, self.uid)
         boot = (
             "from deskact.runtime import kernel_boot as _deskact_boot\n"
-            f"_deskact_boot.install({json.dumps(sockets)}, {self.config.kernel.capture_limit_bytes})\n"
+            f"_deskact_boot.install({json.dumps(sockets)})\n"
             "del _deskact_boot\n"
         )
         for name, code in [("deskact", boot), *self.preload]:

@@ -1,8 +1,13 @@
 """Code that runs *inside* the kernel before the toolkits' preload.
 
-Imported by the kernel (``from deskact.runtime import kernel_boot``), never by
-the host. Keep it dependency-free: it runs under the sandbox's limits.
+Loaded by the kernel as an IPython extension at startup
+(``--IPKernelApp.extensions=deskact.runtime.kernel_boot``), then ``install``
+runs as the first cell; never imported by the host except for constants.
+Keep it dependency-free: it runs under the sandbox's limits.
 
+- Output is capped at the source (``OutputLimit``) and IPython 9's per-cell
+  output history is disabled, so printing 200 MB costs neither kernel memory
+  nor a flood on the wire.
 - ``exit()`` / ``quit()`` end the episode instead of the kernel: they raise
   ``DeskactExit``, which a custom IPython handler swallows; the host sees the
   exception name in the execute_reply and reports ``exited=True``.
@@ -20,6 +25,7 @@ import threading
 from typing import Any
 
 EXIT_NAME = "DeskactExit"
+CAPTURE_VAR = "DESKACT_CAPTURE_LIMIT"
 
 
 class DeskactExit(BaseException):
@@ -108,14 +114,24 @@ class OutputLimit:
     in one message (MemoryError under the address-space limit) and floods the
     host. The first ``limit // 2`` characters pass; after that only the latest
     ``limit // 2`` are kept, and sent with a marker when the cell ends.
+
+    It is installed by swapping the stream's class for a subclass, at kernel
+    startup (outside any cell): IPython wraps ``stream.write`` around every
+    cell and restores it afterwards, which would undo an instance patch.
     """
 
     def __init__(self, stream: Any, limit: int) -> None:
-        self._write = stream.write
+        base = type(stream)
+        self._write = lambda text: base.write(stream, text)
         self.half = max(limit // 2, 1)
         self._lock = threading.Lock()
         self.reset()
-        stream.write = self.write  # instance attribute: ipykernel's fd-watcher thread calls self.write too
+        limiter = self
+
+        def write(self: Any, text: str) -> int:
+            return limiter.write(text)
+
+        stream.__class__ = type(f"Limited{base.__name__}", (base,), {"write": write})
 
     def reset(self, *_: object) -> None:
         self.sent = 0
@@ -151,17 +167,29 @@ class OutputLimit:
             self.reset()
 
 
-def install(sockets: dict[str, str], capture_limit: int = 4_000_000) -> None:
-    """Called once per kernel start, before any toolkit code."""
+class _NoOutputHistory(dict):  # type: ignore[type-arg]
+    """IPython 9 keeps every cell's output in ``history_manager.outputs`` forever;
+    an agent printing a lot would grow the kernel without bound. Lookups give a
+    throwaway list, nothing is stored."""
+
+    def __missing__(self, key: object) -> list[Any]:
+        return []
+
+    def __setitem__(self, key: object, value: object) -> None:
+        pass
+
+
+def load_ipython_extension(shell: Any) -> None:
+    """Loaded at kernel startup (``--IPKernelApp.extensions``), before any cell runs."""
     import sys
 
-    from IPython import get_ipython
-
-    shell = get_ipython()
+    limit = int(os.environ.get(CAPTURE_VAR, "4000000"))
     for stream in (sys.stdout, sys.stderr):
-        limit = OutputLimit(stream, capture_limit)
-        shell.events.register("pre_run_cell", limit.reset)
-        shell.events.register("post_run_cell", limit.finish)
+        limiter = OutputLimit(stream, limit)
+        shell.events.register("pre_run_cell", limiter.reset)
+        shell.events.register("post_run_cell", limiter.finish)
+    if hasattr(shell, "history_manager") and hasattr(shell.history_manager, "outputs"):
+        shell.history_manager.outputs = _NoOutputHistory()
     shell.events.register("post_run_cell", _forked_child_guard(os.getpid()))
     exit_ = _make_exit()
     for name in ("exit", "quit"):
@@ -169,5 +197,14 @@ def install(sockets: dict[str, str], capture_limit: int = 4_000_000) -> None:
         shell.user_ns_hidden[name] = exit_
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
+    shell._deskact_booted = True
+
+
+def install(sockets: dict[str, str]) -> None:
+    """Run as the first cell after startup: checks the extension, starts socket forwarders."""
+    from IPython import get_ipython
+
+    if not getattr(get_ipython(), "_deskact_booted", False):
+        raise RuntimeError("the deskact kernel extension did not load (see the kernel log)")
     for name, path in sockets.items():
         forward(name, path)

@@ -269,6 +269,25 @@ def _hidden_dirs(config: Config | None) -> list[Path]:
     return [p for p in hidden if p.exists()]
 
 
+def socket_inside(name: str, private_dir: Path) -> Path:
+    """Where the service socket for env var ``name`` is bound in bwrap mode."""
+    return private_dir / "sockets" / f"{name}.sock"
+
+
+def prepare_sockets(sockets: dict[str, Path], mode: Mode, private_dir: Path, uid: int | None) -> dict[str, str]:
+    """Env var -> socket path as the kernel sees it; lets the sandbox uid connect."""
+    inside = {}
+    for name, path in sockets.items():
+        path = Path(path).resolve()
+        if not path.exists():
+            raise SandboxError(f"service socket for {name} does not exist: {path}")
+        if uid is not None:
+            # Connecting needs write permission on the socket; it is deskact's own service.
+            os.chmod(path, path.stat().st_mode | 0o666)
+        inside[name] = str(socket_inside(name, private_dir) if mode == "bwrap" else path)
+    return inside
+
+
 def _under(path: Path, base: Path) -> bool:
     return path == base or base in path.parents
 
@@ -314,8 +333,10 @@ def bwrap_args(
     args += ["--bind", str(workspace), str(workspace)]
     if display and X11_DIR.is_dir():
         args += ["--ro-bind", str(X11_DIR), str(X11_DIR)]
-    for sock in sorted({Path(p).resolve().parent for p in sockets.values()}):
-        args += ["--ro-bind", str(sock), str(sock)]
+    # Each service socket appears inside the private dir (owned by the kernel's
+    # uid), so its own directory's permissions do not matter.
+    for name, host_path in sorted(sockets.items()):
+        args += ["--ro-bind", str(Path(host_path).resolve()), str(socket_inside(name, private_dir))]
     args += ["--chdir", str(workspace)]
     return args + _drop_to(uid)
 
