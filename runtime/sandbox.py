@@ -306,8 +306,8 @@ def bwrap_args(
         "--ro-bind", "/", "/",
         "--dev", "/dev",
         "--proc", "/proc",
-        "--tmpfs", "/tmp",
-        "--tmpfs", "/dev/shm",
+        "--perms", "1777", "--tmpfs", "/tmp",  # writable by the kernel's uid, like a real /tmp
+        "--perms", "1777", "--tmpfs", "/dev/shm",
         "--unshare-pid", "--unshare-ipc", "--unshare-uts",
         "--die-with-parent",
         "--new-session",
@@ -329,6 +329,10 @@ def bwrap_args(
         else:
             args += ["--ro-bind", "/dev/null", str(path)]
     # Binds come after the tmpfs mounts: a new mount point can only be created inside a tmpfs.
+    # Parents bwrap creates for a nested bind would be root-only (0700): the kernel's
+    # uid could not reach its own workspace. Create them world-traversable first.
+    for parent in _parents_in_tmpfs([private_dir, workspace]):
+        args += ["--perms", "0755", "--dir", str(parent)]
     args += ["--bind", str(private_dir), str(private_dir)]
     args += ["--bind", str(workspace), str(workspace)]
     if display and X11_DIR.is_dir():
@@ -339,6 +343,16 @@ def bwrap_args(
         args += ["--ro-bind", str(Path(host_path).resolve()), str(socket_inside(name, private_dir))]
     args += ["--chdir", str(workspace)]
     return args + _drop_to(uid)
+
+
+def _parents_in_tmpfs(paths: list[Path]) -> list[Path]:
+    """Ancestors of ``paths`` strictly below /tmp, outermost first, without duplicates."""
+    out: list[Path] = []
+    for path in paths:
+        for parent in reversed(Path(path).parents):
+            if parent != Path("/tmp") and _under(parent, Path("/tmp")) and parent not in out:
+                out.append(parent)
+    return out
 
 
 def plan(

@@ -29,6 +29,8 @@ class Worker:
         self._services: dict[str, ServiceHandle] = {}
         self._pools: dict[tuple[str, ...], Any] = {}
         self.state_dir = Path(tempfile.mkdtemp(prefix=f"deskact-w{worker_id}-"))
+        # Sandboxed kernels run as a non-root uid and must traverse to their workspace.
+        self.state_dir.chmod(0o755)
         self._stack.callback(_rmtree, self.state_dir)
 
     # -- toolkits -------------------------------------------------------------
