@@ -254,6 +254,9 @@ def main() -> None:
     rows.append(("**whole mix (googleapiclient)**", *p50_p95(all_times)))
     rows.append(("client only: `calendar.events()` (googleapiclient builds the resource, no request)",
                  *p50_p95(measure(lambda: svc["calendar"].events(), args.repeat))))
+    rows.append(("client only: `sheets.spreadsheets().values()`",
+                 *p50_p95(measure(lambda: svc["sheets"].spreadsheets().values(), args.repeat))))
+    rows.append(("client only: `docs.documents()`", *p50_p95(measure(lambda: svc["docs"].documents(), args.repeat))))
 
     host = "127.0.0.1"
     post("/_emulator/reset", b'{"snapshot": "seeded"}')
@@ -268,6 +271,12 @@ def main() -> None:
          "&singleEvents=true&orderBy=startTime"),
         ("raw HTTP: gmail messages.list q=is:unread invoice",
          "/gmail/v1/users/me/messages?q=is%3Aunread%20invoice&maxResults=20"),
+        ("raw HTTP: drive files.list q (name contains, in parents, trashed)",
+         f"/drive/v3/files?q=name%20contains%20%27report%27%20and%20%27{ids['folder']}%27%20in%20parents"
+         "%20and%20trashed%20%3D%20false&pageSize=20&orderBy=name"),
+        ("raw HTTP: sheets values.get (A1:E201, 200 formulas)",
+         f"/v4/spreadsheets/{ids['sheet']}/values/Sheet1%21A1%3AE201"),
+        ("raw HTTP: docs documents.get (60 paragraphs)", f"/v1/documents/{ids['doc']}"),
     ]:
         def get(path: str = path) -> None:
             heavy.request("GET", path)

@@ -423,7 +423,9 @@ def files_list(req: Request) -> dict[str, Any]:
         pred = compile_query(p.get("q"), root_id=ROOT_ID, me=req.user)
     except QueryError as exc:
         raise _invalid("q", f"q {p.get('q')!r}: {exc}") from None
-    needs_text = "fulltext" in (p.get("q") or "").lower()
+    q_lower = (p.get("q") or "").lower()
+    needs_text = "fulltext" in q_lower
+    needs_people = "writers" in q_lower or "readers" in q_lower
     spaces = set((p.get("spaces") or "drive").split(","))
     if not spaces <= {"drive", "appDataFolder", "photos"}:
         raise _invalid("spaces", f"spaces {p.get('spaces')!r}: use drive or appDataFolder")
@@ -434,8 +436,10 @@ def files_list(req: Request) -> dict[str, Any]:
         view = rec
         if needs_text:
             view = dict(rec, _fullText=_text_of(req.store, rec))
-        view = dict(view, _owners=rec.get("owners"), _writers=_people(req.store, rec, ("owner", "organizer", "fileOrganizer", "writer")),
-                    _readers=_people(req.store, rec, ("owner", "organizer", "fileOrganizer", "writer", "commenter", "reader")))
+        if needs_people:  # permission lookups cost two queries per file
+            view = dict(view, _writers=_people(req.store, rec, ("owner", "organizer", "fileOrganizer", "writer")),
+                        _readers=_people(req.store, rec, ("owner", "organizer", "fileOrganizer", "writer", "commenter",
+                                                          "reader")))
         if pred(view):
             hits.append(rec)
     page, token = paginate(_sort(hits, p.get("orderBy")), p, default_size=100, max_size=1000, size_param="pageSize")
