@@ -28,8 +28,8 @@ class TaskEnv:
         self.task = task
         self.worker = worker
         self.config = worker.config
-        self.toolkits = worker.toolkits_for(task.toolkits)
         self.display: Any = worker.display() if (task.visual or "gui" in task.toolkits) else None
+        self.toolkits = worker.toolkits_for(task.toolkits, has_display=self.display is not None)
         self.session: Any = None
         self.workspace: Path | None = None
         self.times = PhaseTimes()

@@ -35,10 +35,14 @@ class Worker:
 
     # -- toolkits -------------------------------------------------------------
 
-    def toolkits_for(self, names: list[str]) -> list[Toolkit]:
-        """Configured toolkits plus the task's own, in order, without duplicates."""
+    def toolkits_for(self, names: list[str], has_display: bool) -> list[Toolkit]:
+        """Configured toolkits plus the task's own, in order, without duplicates.
+
+        The configured ``gui`` toolkit is left out of tasks without a display:
+        it has nothing to drive there, and importing it slows every kernel start.
+        """
         wanted = list(dict.fromkeys([*self.config.toolkits.enabled, *names]))
-        if self.config.display.mode == "none" and "gui" in wanted and "gui" not in names:
+        if not has_display and "gui" in wanted and "gui" not in names:
             wanted.remove("gui")
         toolkits = [load_toolkit(name) for name in wanted]
         for tk in toolkits:
