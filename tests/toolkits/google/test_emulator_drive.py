@@ -95,6 +95,7 @@ def test_multipart_and_resumable_uploads_download(emu: Any) -> None:
     assert drive.files().get_media(fileId=small["id"]).execute() == b"hello drive"
     big_data = bytes(range(256)) * 3000  # 768000 bytes: three resumable chunks
     big = _upload(drive, "blob.bin", big_data, "application/octet-stream", resumable=True)
+    assert set(big) == {"id", "name", "mimeType", "size", "parents", "md5Checksum"}  # fields survive the session
     got = drive.files().get(fileId=big["id"], fields="size,md5Checksum").execute()
     assert got["size"] == str(len(big_data))
     assert drive.files().get_media(fileId=big["id"]).execute() == big_data

@@ -170,6 +170,8 @@ class _UploadSession:
     media_type: str
     total: int | None
     data: bytearray = field(default_factory=bytearray)
+    query: list[tuple[str, str]] = field(default_factory=list)
+    """The initiating request's query (fields, supportsAllDrives, ...), replayed at the end."""
 
 
 class Emulator:
@@ -375,6 +377,7 @@ class Emulator:
             total=int(total) if total and total.isdigit() else None,
         )
         keep = [(k, v) for k, v in qs if k not in ("uploadType", "upload_id")]
+        self._uploads[upload_id].query = keep + [("uploadType", "resumable")]
         keep += [("uploadType", "resumable"), ("upload_id", upload_id)]
         location = f"{base_url}{path}?{urlencode(keep)}"
         return RawResponse(200, {"Location": location, "X-GUploader-UploadID": upload_id}, b"")
@@ -408,7 +411,7 @@ class Emulator:
             h = {"Range": f"bytes=0-{len(session.data) - 1}"} if session.data else {}
             return RawResponse(308, h, b"")
         del self._uploads[upload_id]
-        qs = [("uploadType", "resumable")]
+        qs = session.query or [("uploadType", "resumable")]
         return self._call(session.method, session.path, qs, session.headers, session.metadata, base_url,
                           media=bytes(session.data), media_type=session.media_type)
 
