@@ -1,0 +1,122 @@
+"""Kernel session speed: cold start, warm-pool ready, round trip, interrupt, recovery.
+
+Usage: .venv/bin/python benchmarks/kernel.py [--repeat N] [--mode none|bwrap|both]
+
+Targets (2-core machine): warm-pool ready <= 50 ms p50; `1+1` round trip
+<= 10 ms p50; a `time.sleep` hang reported <= 0.5 s after its timeout; a hang
+that ignores interrupts recovered (restarted and preloaded) <= 2 s after it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from deskact.runtime.config import Config
+from deskact.runtime.kernel import KernelSession
+from deskact.runtime.kernel_pool import KernelPool
+from deskact.runtime.sandbox import sandbox_status
+
+PRELOAD = [("bench", "import json, os, re\nREADY = True")]
+HANG_TIMEOUT = 1.0
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def row(name: str, values: list[float], unit: str = "ms") -> str:
+    scale = 1000 if unit == "ms" else 1
+    return f"| {name} | {statistics.median(values) * scale:.1f} | {pct(values, 0.95) * scale:.1f} | {len(values)} |"
+
+
+def bench(mode: str, repeat: int) -> list[str]:
+    cfg = Config()
+    rows = []
+
+    cold = []
+    for _ in range(max(3, repeat // 4)):
+        t = time.perf_counter()
+        s = KernelSession(cfg, preload=PRELOAD, sandbox=mode).start()
+        cold.append(time.perf_counter() - t)
+        s.shutdown()
+    rows.append(row(f"{mode}: cold start + preload", cold))
+
+    with tempfile.TemporaryDirectory() as root, KernelPool(
+        cfg, preload=PRELOAD, workspace_root=Path(root), sandbox=mode
+    ) as pool:
+        ready = []
+        for _ in range(max(5, repeat // 2)):
+            while not pool._ready:  # measure the warm case: a kernel is waiting
+                time.sleep(0.01)
+            t = time.perf_counter()
+            s = pool.acquire()
+            ready.append(time.perf_counter() - t)
+            s.shutdown()
+        rows.append(row(f"{mode}: warm-pool acquire", ready))
+
+    with KernelSession(cfg, preload=PRELOAD, sandbox=mode) as s:
+        for _ in range(20):
+            s.execute("1+1", timeout=10)
+        trips = []
+        for _ in range(repeat * 10):
+            t = time.perf_counter()
+            r = s.execute("1+1", timeout=10)
+            trips.append(time.perf_counter() - t)
+            assert r.result == "2"
+        rows.append(row(f"{mode}: `1+1` round trip", trips))
+
+        to_idle = []
+        for _ in range(repeat):
+            timer = threading.Timer(0.2, s.interrupt)
+            timer.start()
+            r = s.execute("import time; time.sleep(100)", timeout=30)
+            to_idle.append(r.duration_s - 0.2)
+            timer.join()
+            assert r.error is not None and r.error.ename == "KeyboardInterrupt"
+        rows.append(row(f"{mode}: interrupt -> idle (time.sleep)", to_idle))
+
+        sleep_late = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            r = s.execute("import time; time.sleep(1e6)", timeout=HANG_TIMEOUT)
+            sleep_late.append(time.perf_counter() - t - HANG_TIMEOUT)
+            assert (r.status, r.restarted) == ("timeout", False)
+        rows.append(row(f"{mode}: `time.sleep` hang reported after its timeout", sleep_late))
+
+        recovered = []
+        for _ in range(max(3, repeat // 2)):
+            t = time.perf_counter()
+            r = s.execute("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass",
+                          timeout=HANG_TIMEOUT)
+            recovered.append(time.perf_counter() - t - HANG_TIMEOUT)
+            assert (r.status, r.restarted) == ("timeout", True)
+            assert s.execute("READY", timeout=10).result == "True"
+        rows.append(row(f"{mode}: SIGINT-ignoring hang recovered after its timeout "
+                        f"(grace {cfg.kernel.interrupt_grace} s + restart + preload)", recovered))
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--mode", choices=["none", "bwrap", "both"], default="both")
+    args = parser.parse_args()
+    modes = ["none", "bwrap"] if args.mode == "both" else [args.mode]
+    if "bwrap" in modes and not sandbox_status()[0]:
+        print(f"skipping bwrap: {sandbox_status()[1]}")
+        modes.remove("bwrap")
+    print("| measure | median ms | p95 ms | n |")
+    print("|---|---:|---:|---:|")
+    for mode in modes:
+        for line in bench(mode, args.repeat):
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
