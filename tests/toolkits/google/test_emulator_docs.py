@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from googleapiclient.errors import HttpError
-
 from deskact.toolkits.google.emulator.docs_model import DocsError, Flat
+from googleapiclient.errors import HttpError
 
 
 def _texts(flat: Flat) -> list[tuple[int, int, str]]:

@@ -9,11 +9,10 @@ import io
 from typing import Any
 
 import pytest
-from googleapiclient.errors import HttpError
-from googleapiclient.http import MediaIoBaseUpload
-
 from deskact.toolkits.google.emulator.drive import ROOT_ID
 from deskact.toolkits.google.emulator.drive_query import QueryError, compile_query
+from googleapiclient.errors import HttpError
+from googleapiclient.http import MediaIoBaseUpload
 
 FOLDER = "application/vnd.google-apps.folder"
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from googleapiclient.errors import HttpError
-
 from deskact.toolkits.google.emulator.forms import submit_response
+from googleapiclient.errors import HttpError
 
 
 def _question(kind: dict[str, Any], title: str, index: int) -> dict[str, Any]:

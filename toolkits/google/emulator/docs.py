@@ -15,8 +15,15 @@ import io
 from typing import Any
 
 from . import drive
-from .docs_model import (NAMED_STYLES, PARAGRAPH_STYLE_FIELDS, TEXT_STYLE_FIELDS, DocsError, Flat,
-                         parse_fields, text_to_flat)
+from .docs_model import (
+    NAMED_STYLES,
+    PARAGRAPH_STYLE_FIELDS,
+    TEXT_STYLE_FIELDS,
+    DocsError,
+    Flat,
+    parse_fields,
+    text_to_flat,
+)
 from .drive_types import DOCUMENT, GoogleType, register_type
 from .errors import ApiError
 from .framework import Request, handler
@@ -128,8 +135,8 @@ def _paragraphs(store: Store, file_id: str) -> list[tuple[str, dict[str, Any], l
 def _export_html(store: Store, file_id: str) -> bytes:
     tags = {"TITLE": "h1", "SUBTITLE": "h2", "HEADING_1": "h1", "HEADING_2": "h2", "HEADING_3": "h3",
             "HEADING_4": "h4", "HEADING_5": "h5", "HEADING_6": "h6"}
-    parts = [f"<html><head><meta content=\"text/html; charset=UTF-8\" http-equiv=\"content-type\">"
-             f"<title>{html.escape(load(store, file_id)['title'])}</title></head><body>"]
+    parts = [(f"<html><head><meta content=\"text/html; charset=UTF-8\" http-equiv=\"content-type\">"
+              f"<title>{html.escape(load(store, file_id)['title'])}</title></head><body>")]
     for _, pstyle, runs in _paragraphs(store, file_id):
         tag = tags.get(pstyle.get("namedStyleType", ""), "p")
         inner = ""

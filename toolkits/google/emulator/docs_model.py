@@ -63,7 +63,7 @@ class Flat:
 
     # ---------------------------------------------------------- (de)serialise
     @classmethod
-    def load(cls, body: dict[str, Any]) -> "Flat":
+    def load(cls, body: dict[str, Any]) -> Flat:
         chars = list(body["text"])
         styles: list[Style] = []
         for length, style in body["runs"]:
@@ -81,7 +81,7 @@ class Flat:
         return {"text": "".join(self.chars), "runs": runs, "paras": self.paras, "bullets": self.bullets}
 
     @classmethod
-    def empty(cls) -> "Flat":
+    def empty(cls) -> Flat:
         return cls(["\n"], [{}], [dict(DEFAULT_PARAGRAPH_STYLE)], [None])
 
     # --------------------------------------------------------------- indices
@@ -199,7 +199,7 @@ class Flat:
         if not needle:
             raise DocsError("containsText.text must not be empty.")
         text = "".join(self.chars)
-        rx = re.compile(re.escape(needle), 0 if match_case else re.I)
+        rx = re.compile(re.escape(needle), 0 if match_case else re.IGNORECASE)
         hits = [m for m in rx.finditer(text) if "\n" not in m.group(0)]
         offs = self.offsets()
         for m in reversed(hits):

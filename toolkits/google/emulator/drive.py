@@ -14,11 +14,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 import string
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .drive_query import QueryError, compile_query, parse_rfc3339
-from .drive_types import (EXPORT_EXTENSIONS, FOLDER, GOOGLE_PREFIX, GOOGLE_TYPES)
+from .drive_types import EXPORT_EXTENSIONS, FOLDER, GOOGLE_PREFIX, GOOGLE_TYPES
 from .errors import ApiError
 from .framework import Request, Response, handler, on_reset
 from .paging import paginate
@@ -40,7 +40,7 @@ _WEB_VIEW = {
 
 
 def now_rfc3339() -> str:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
@@ -238,7 +238,7 @@ def _normalize_time(value: Any, field: str) -> str:
         dt = parse_rfc3339(str(value))
     except QueryError:
         raise _invalid(field, f"{field} must be an RFC 3339 date-time, got {value!r}") from None
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
 def _set_trashed(store: Store, rec: dict[str, Any], trashed: bool, explicit: bool = True) -> None:
@@ -541,7 +541,6 @@ def files_delete(req: Request) -> None:
     if rec["id"] == ROOT_ID:
         raise ApiError(403, "The user does not have sufficient permissions for this file.", "insufficientFilePermissions")
     _delete_tree(req.store, rec)
-    return None
 
 
 @handler("drive.files.emptyTrash")
@@ -549,7 +548,6 @@ def files_empty_trash(req: Request) -> None:
     for rec in req.store.list(KIND):
         if rec.get("trashed") and req.store.get(KIND, rec["id"]) is not None:
             _delete_tree(req.store, rec)
-    return None
 
 
 # -------------------------------------------------------------- permissions
@@ -658,4 +656,3 @@ def permissions_delete(req: Request) -> None:
     req.store.delete(PERM_KIND, perm["id"], scope=rec["id"])
     rec["shared"] = any(p.get("role") != "owner" for p in req.store.list(PERM_KIND, rec["id"]))
     _save(req.store, rec)
-    return None

@@ -19,9 +19,10 @@ the Drive handler turns into Google's 400 "Invalid Value" error on `q`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 Predicate = Callable[[dict[str, Any]], bool]
 
@@ -135,7 +136,7 @@ def parse_rfc3339(text: str) -> datetime:
     except ValueError as exc:
         raise QueryError(f"invalid date {text!r}: expected RFC 3339, e.g. 2024-01-31T12:00:00") from exc
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     return dt
 
 

@@ -11,8 +11,8 @@ Drive importing those modules (and without import cycles).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .store import Store
 

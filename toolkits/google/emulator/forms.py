@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from . import drive
@@ -207,7 +207,7 @@ def _apply(form: dict[str, Any], kind: str, body: dict[str, Any]) -> dict[str, A
 # ---------------------------------------------------------------- responses
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def submit_response(store: Store, form_id: str, answers: dict[str, Any], *,

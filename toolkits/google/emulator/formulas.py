@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from functools import lru_cache
+from typing import Any, Protocol
 
 from .a1 import parse_cells, split_sheet
 
@@ -176,7 +177,7 @@ class _Parser:
 def parse_formula(formula: str) -> tuple:
     """Parse '=...' into an AST (cached: a sheet repeats the same formulas);
     raises _ErrorRaised on a syntax error."""
-    src = formula[1:] if formula.startswith("=") else formula
+    src = formula.removeprefix("=")
     p = _Parser(_tokenize(src))
     node = p.expr()
     if p.peek() is not None:
@@ -274,7 +275,7 @@ def _compare(op: str, a: Value, b: Value) -> bool:
             "<=": ra <= rb, ">=": ra >= rb}[op]
 
 
-def _numbers(args: list[Any], *, strict_direct: bool = True) -> list[float]:
+def _numbers(args: list[Any]) -> list[float]:
     """Numbers from arguments: ranges contribute only their numeric cells."""
     out: list[float] = []
     for a in args:
@@ -287,7 +288,7 @@ def _numbers(args: list[Any], *, strict_direct: bool = True) -> list[float]:
         elif a is None:
             continue
         else:
-            out.append(to_number(a) if strict_direct else to_number(a))
+            out.append(to_number(a))
     return out
 
 
@@ -302,7 +303,7 @@ def _criterion(crit: Value) -> Callable[[Value], bool]:
     """SUMIF/COUNTIF criteria: '>5', '<>x', 'abc', 3, 'a*' wildcards."""
     if not isinstance(crit, str):
         return lambda v: _rank(v) == _rank(crit) if v is not None else False
-    m = re.match(r"^(<=|>=|<>|=|<|>)?(.*)$", crit, re.S)
+    m = re.match(r"^(<=|>=|<>|=|<|>)?(.*)$", crit, re.DOTALL)
     assert m
     op, rest = m.group(1) or "=", m.group(2)
     target: Value
@@ -312,7 +313,7 @@ def _criterion(crit: Value) -> Callable[[Value], bool]:
         target = rest
     if isinstance(target, str) and op in ("=", "<>") and any(c in target for c in "*?"):
         pat = re.compile("^" + re.escape(target).replace(r"\*", ".*").replace(r"\?", ".") + "$",
-                         re.I | re.S)
+                         re.IGNORECASE | re.DOTALL)
         return (lambda v: bool(pat.match(to_text(v)))) if op == "=" else (lambda v: not pat.match(to_text(v)))
 
     def check(v: Value) -> bool:

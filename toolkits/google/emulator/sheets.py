@@ -13,7 +13,8 @@ import copy
 import csv
 import io
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import drive
 from .a1 import index_to_col
@@ -287,7 +288,7 @@ def _find_replace(book: Book, body: dict[str, Any], where: str) -> dict[str, Any
     if not find:
         raise SheetsError(400, f"Invalid {where}: 'find' must not be empty.")
     replacement = str(body.get("replacement", ""))
-    flags = 0 if body.get("matchCase") else re.I
+    flags = 0 if body.get("matchCase") else re.IGNORECASE
     pattern = str(find) if body.get("searchByRegex") else re.escape(str(find))
     if body.get("matchEntireCell"):
         pattern = f"^(?:{pattern})$"

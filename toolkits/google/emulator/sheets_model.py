@@ -14,8 +14,14 @@ from typing import Any
 
 from .a1 import A1Range, RangeError, format_range, index_to_col, parse_a1, quote_sheet
 from .formulas import FormulaError, Value, evaluate
-from .sheets_cells import (Cell, extended_value, format_value, parse_raw, parse_user_entered,
-                           unformatted)
+from .sheets_cells import (
+    Cell,
+    extended_value,
+    format_value,
+    parse_raw,
+    parse_user_entered,
+    unformatted,
+)
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLS = 26
@@ -70,7 +76,7 @@ def sheet_properties(sheet_id: int, title: str, index: int, extra: dict[str, Any
 class _Evaluator:
     """Formula context: evaluates referenced cells on demand, catching cycles."""
 
-    def __init__(self, book: "Book", home: Sheet) -> None:
+    def __init__(self, book: Book, home: Sheet) -> None:
         self.book = book
         self.home = home
         self.cache: dict[tuple[int, int, int], Value] = {}
@@ -136,7 +142,7 @@ class Book:
 
     # ---------------------------------------------------------------- storage
     @classmethod
-    def new(cls, spreadsheet_id: str, body: dict[str, Any] | None = None) -> "Book":
+    def new(cls, spreadsheet_id: str, body: dict[str, Any] | None = None) -> Book:
         body = body or {}
         props = {"title": "Untitled spreadsheet", "locale": "en_US", "autoRecalc": "ON_CHANGE",
                  "timeZone": "Etc/GMT",
@@ -168,7 +174,7 @@ class Book:
         return book
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Book":
+    def from_json(cls, data: dict[str, Any]) -> Book:
         sheets = []
         for s in data["sheets"]:
             cells = {}
@@ -365,7 +371,7 @@ class Book:
                       include_values: bool = False, render: str = "FORMATTED_VALUE") -> dict[str, Any]:
         """values.append: find the table in the range and write after its last row."""
         sheet, rng = self.resolve(a1)
-        sr, er, sc, ec = rng.bounded(sheet.rows, sheet.cols)
+        sr, _, sc, ec = rng.bounded(sheet.rows, sheet.cols)
         in_cols = [(r, c) for (r, c) in sheet.cells if sc <= c < ec and r >= sr]
         table_range = None
         start_row, start_col = sr, sc

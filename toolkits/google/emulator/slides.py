@@ -365,7 +365,7 @@ def _apply(pres: dict[str, Any], kind: str, body: dict[str, Any]) -> dict[str, A
         needle = str(ct.get("text") or "")
         if not needle:
             raise SlidesError("containsText.text must not be empty.")
-        rx = re.compile(re.escape(needle), 0 if ct.get("matchCase") else re.I)
+        rx = re.compile(re.escape(needle), 0 if ct.get("matchCase") else re.IGNORECASE)
         pages = set(body.get("pageObjectIds") or [])
         count = 0
         for s in pres["slides"]:
