@@ -1,3 +1,4 @@
 """Built-in reset and cleanup steps. Importing this package registers them."""
 
 from . import apps, files, office, shell  # noqa: F401  (imported for registration)
+from . import google  # noqa: F401  (google.* steps; the toolkit also lists it as a plugin)

@@ -161,6 +161,8 @@ class GoogleConfig(Section):
     """Service account key for the real backend (alternative to token_file)."""
     user: str = "me@deskact.test"
     """The emulated account's email address."""
+    allow_wipe: bool = False
+    """Let ``google.reset`` delete the events, mail and Drive files of a real account (use a throwaway one)."""
 
 
 class RunnerConfig(Section):
