@@ -203,6 +203,26 @@ def emulate_google_cmd(
     serve(port=None if no_tcp else port, socket_path=socket, state_dir=state, user=config_from(config).google.user)
 
 
+google_app = typer.Typer(help="The Google Workspace toolkit's real-account backend.", no_args_is_help=True)
+app.add_typer(google_app, name="google")
+
+
+@google_app.command("login")
+def google_login_cmd(
+    no_browser: bool = typer.Option(False, "--no-browser", help="Print the consent URL instead of opening a browser."),
+    port: int = typer.Option(0, "--port", help="Local port for the OAuth redirect (0 = any free one)."),
+    config: Optional[Path] = ConfigOpt,
+) -> None:
+    """One-time OAuth consent for a real Google account; saves google.token_file."""
+    from ..toolkits.google.auth import login
+
+    try:
+        path = login(config_from(config).google, open_browser=not no_browser, port=port)
+    except DeskactError as exc:
+        fail(exc)
+    console.print(f"token saved to {path}; set google.backend: google to use it")
+
+
 display_app = typer.Typer(help="Virtual X displays.", no_args_is_help=True)
 app.add_typer(display_app, name="display")
 
@@ -225,3 +245,37 @@ def display_up_cmd(
     except DeskactError as exc:
         fail(exc)
 
+
+
+@app.command("report")
+def report_cmd(run_dir: Path = typer.Argument(..., help="A run folder (holds results.jsonl).")) -> None:
+    """Write the static HTML report of a run (RUN_DIR/report/index.html); print its path."""
+    from .report import write_report
+
+    try:
+        print(write_report(run_dir))
+    except DeskactError as exc:
+        fail(exc)
+
+
+@app.command("compare")
+def compare_cmd(
+    run_a: Path = typer.Argument(..., help="The baseline run folder."),
+    run_b: Path = typer.Argument(..., help="The run folder to compare with it."),
+    as_json: bool = typer.Option(False, "--json", help="Print the comparison as one JSON object."),
+) -> None:
+    """Tasks that changed outcome between two runs, and their summaries side by side."""
+    from .report import compare_runs, print_compare
+
+    try:
+        result = compare_runs(run_a, run_b)
+    except DeskactError as exc:
+        fail(exc)
+    if as_json:
+        print(result.model_dump_json(indent=1))
+    else:
+        print_compare(Console(), result)
+
+
+if __name__ == "__main__":
+    run()

@@ -143,7 +143,7 @@ class Run:
 
         writer = ResultsWriter(results_path)
         lock = threading.Lock()
-        results: list[TaskResult] = [done[t] for t in tasks if t.id in skip]
+        results: list[TaskResult] = [done[t.id] for t in tasks if t.id in skip]
 
         def record(res: TaskResult) -> None:
             with lock:
