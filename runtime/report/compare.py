@@ -1,0 +1,122 @@
+"""``deskact compare RUN_A RUN_B``: which tasks changed outcome, and both summaries side by side."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+from rich.console import Console
+from rich.table import Table
+
+from ..errors import DeskactError
+from ..results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
+
+
+class ChangedTask(BaseModel):
+    task_id: str
+    suite: str
+    status_a: str
+    status_b: str
+    reward_a: int
+    reward_b: int
+    detail_b: str = ""
+    """Run B's error or judge feedback: why it fails now (empty when it passes)."""
+
+
+class SummaryPair(BaseModel):
+    group: str
+    a: SummaryRow | None = None
+    b: SummaryRow | None = None
+
+
+class CompareResult(BaseModel):
+    run_a: Path
+    run_b: Path
+    changed: list[ChangedTask] = Field(default_factory=list)
+    """Tasks in both runs whose status differs (passed/failed/error/invalid)."""
+    only_a: list[str] = Field(default_factory=list)
+    only_b: list[str] = Field(default_factory=list)
+    by_suite: list[SummaryPair] = Field(default_factory=list)
+    by_tag: list[SummaryPair] = Field(default_factory=list)
+
+    @property
+    def fixed(self) -> list[ChangedTask]:
+        return [c for c in self.changed if c.reward_b > c.reward_a]
+
+    @property
+    def broken(self) -> list[ChangedTask]:
+        return [c for c in self.changed if c.reward_b < c.reward_a]
+
+
+def _load(run_dir: Path) -> dict[str, TaskResult]:
+    path = Path(run_dir) / "results.jsonl"
+    if not path.is_file():
+        raise DeskactError(f"{path}: no such file (is {run_dir} a deskact run folder?)")
+    return latest_by_task(read_results(path))
+
+
+def _pairs(a: list[SummaryRow], b: list[SummaryRow]) -> list[SummaryPair]:
+    rows_a, rows_b = {r.group: r for r in a}, {r.group: r for r in b}
+    groups = sorted(set(rows_a) | set(rows_b), key=lambda g: (g == "all", g))
+    return [SummaryPair(group=g, a=rows_a.get(g), b=rows_b.get(g)) for g in groups]
+
+
+def compare_runs(a: Path, b: Path) -> CompareResult:
+    """Compare two run folders (each holding results.jsonl)."""
+    ra, rb = _load(a), _load(b)
+    changed = [
+        ChangedTask(task_id=tid, suite=rb[tid].suite, status_a=ra[tid].status, status_b=rb[tid].status,
+                    reward_a=ra[tid].reward, reward_b=rb[tid].reward,
+                    detail_b=rb[tid].error or rb[tid].feedback if rb[tid].status != "passed" else "")
+        for tid in sorted(set(ra) & set(rb)) if ra[tid].status != rb[tid].status
+    ]
+    va, vb = list(ra.values()), list(rb.values())
+    return CompareResult(
+        run_a=Path(a), run_b=Path(b), changed=changed,
+        only_a=sorted(set(ra) - set(rb)), only_b=sorted(set(rb) - set(ra)),
+        by_suite=_pairs(summarize(va, "suite"), summarize(vb, "suite")),
+        by_tag=_pairs(summarize(va, "tag"), summarize(vb, "tag")),
+    )
+
+
+def _cell(row: SummaryRow | None) -> str:
+    if row is None:
+        return "-"
+    return f"{row.passed}/{row.tasks} ({100 * row.success_rate:.0f}%)"
+
+
+def _delta(pair: SummaryPair) -> str:
+    if pair.a is None or pair.b is None:
+        return ""
+    d = 100 * (pair.b.success_rate - pair.a.success_rate)
+    colour = "green" if d > 0 else "red" if d < 0 else "dim"
+    return f"[{colour}]{d:+.0f} pts[/]"
+
+
+def print_compare(console: Console, result: CompareResult) -> None:
+    """The comparison as rich tables: changed tasks, then the summaries side by side."""
+    changed = Table(title=f"Tasks that changed outcome ({len(result.fixed)} fixed, {len(result.broken)} broken, "
+                          f"{len(result.changed)} changed)")
+    for col in ("task", "suite", "A", "B", "why B fails"):
+        changed.add_column(col, overflow="fold")
+    style = {"passed": "green", "failed": "red", "error": "yellow", "invalid": "magenta"}
+    for c in result.changed:
+        changed.add_row(c.task_id, c.suite, f"[{style[c.status_a]}]{c.status_a}[/]",
+                        f"[{style[c.status_b]}]{c.status_b}[/]", c.detail_b[:200])
+    if result.changed:
+        console.print(changed)
+    else:
+        console.print("No task changed outcome.")
+    for title, pairs in (("By suite", result.by_suite), ("By tag", result.by_tag)):
+        table = Table(title=title)
+        for col in ("group", f"A: {result.run_a.name}", f"B: {result.run_b.name}", "change",
+                    "errors A/B", "mean steps A/B"):
+            table.add_column(col)
+        for p in pairs:
+            errors = f"{p.a.errors if p.a else '-'}/{p.b.errors if p.b else '-'}"
+            steps = f"{p.a.mean_steps if p.a else 0:.1f}/{p.b.mean_steps if p.b else 0:.1f}"
+            table.add_row(p.group, _cell(p.a), _cell(p.b), _delta(p), errors, steps)
+        console.print(table)
+    for label, ids in (("only in A", result.only_a), ("only in B", result.only_b)):
+        if ids:
+            console.print(f"{label} ({len(ids)}): {', '.join(ids)}")
