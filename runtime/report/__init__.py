@@ -11,5 +11,14 @@ from .data import RunData, load_run
 from .pricing import PRICES, cost_of
 from .render import write_report
 
-__all__ = ["ChangedTask", "CompareResult", "PRICES", "RunData", "compare_runs", "cost_of", "load_run",
-           "print_compare", "write_report"]
+__all__ = [
+           "PRICES",
+           "ChangedTask",
+           "CompareResult",
+           "RunData",
+           "compare_runs",
+           "cost_of",
+           "load_run",
+           "print_compare",
+           "write_report",
+]

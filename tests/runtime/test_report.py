@@ -8,11 +8,10 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from deskact.runtime.errors import DeskactError
 from deskact.runtime.models.base import Usage
 from deskact.runtime.report import compare_runs, cost_of, load_run, write_report
@@ -76,7 +75,7 @@ tasks:
 
 
 def _deskact(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(DESKACT), *args], capture_output=True, text=True, timeout=600)
+    return subprocess.run([str(DESKACT), *args], check=False, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")
