@@ -7,16 +7,20 @@ shared with the GUI toolkit in the kernel so both sides agree.
 
 Speed (see BENCHMARKS.md "screen"): mss grabs through MIT-SHM in ~2 ms; the
 raw BGRX buffer goes to PIL without a copy, ``Image.reduce`` handles integer
-factors and BILINEAR the rest, and PNG uses zlib level 1 (text-heavy screens
-compress well even at level 1; higher levels cost 3-10x the time for ~10 %).
+factors and BILINEAR the rest (LANCZOS costs 2.5x), and PNG is written
+unfiltered at zlib level 1 (``encode_png``: 7 ms instead of Pillow's 17 ms at
+1280x720, same size; higher zlib levels cost more than they save).
 """
 
 from __future__ import annotations
 
 import io
+import struct
 import threading
+import zlib
 from typing import Any
 
+import numpy as np
 from PIL import Image as PILImage
 from pydantic import BaseModel
 
@@ -77,11 +81,36 @@ def scale_image(img: PILImage.Image, size: tuple[int, int]) -> PILImage.Image:
     return img
 
 
+def _png_chunk(tag: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
+
+
+def encode_png(img: PILImage.Image, level: int = 1) -> bytes:
+    """Lossless PNG, about 2.5x faster than Pillow's encoder on screenshots.
+
+    Pillow tries every PNG row filter on every row (about 10 ms of its 17 ms
+    at 1280x720); screen content compresses as well with no filter at all
+    (filter byte 0 on each row), leaving only zlib's work.
+    """
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    width, height = img.size
+    rows = np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(height, width * 3)
+    scanlines = np.zeros((height, width * 3 + 1), dtype=np.uint8)  # column 0: filter type None
+    scanlines[:, 1:] = rows
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", zlib.compress(scanlines.tobytes(), level))
+        + _png_chunk(b"IEND", b"")
+    )
+
+
 def encode(img: PILImage.Image, config: ObservationConfig) -> Image:
-    buf = io.BytesIO()
     if config.format == "png":
-        img.save(buf, format="PNG", compress_level=1)
-        return Image(media_type="image/png", data=buf.getvalue())
+        return Image(media_type="image/png", data=encode_png(img))
+    buf = io.BytesIO()
     img.save(buf, format="JPEG", quality=config.jpeg_quality)
     return Image(media_type="image/jpeg", data=buf.getvalue())
 

@@ -211,3 +211,20 @@ def test_display_up_command_prints_display_and_stops_on_ctrl_c(requires_xvfb: No
         proc.wait(10)
     assert proc.returncode == 0
     assert _wait_dead(pids) == []
+
+
+def test_encode_png_is_lossless() -> None:
+    import numpy as np
+
+    from deskact.runtime.observation import encode_png
+
+    rng = np.random.default_rng(3)
+    for size in ((1, 1), (37, 5), (640, 360)):
+        pixels = rng.integers(0, 256, (size[1], size[0], 3), dtype=np.uint8)
+        img = Image.fromarray(pixels, "RGB")
+        back = Image.open(io.BytesIO(encode_png(img)))
+        back.load()
+        assert back.format == "PNG" and back.size == size and back.mode == "RGB"
+        assert back.tobytes() == img.tobytes()
+    rgba = Image.new("RGBA", (4, 4), (10, 20, 30, 40))
+    assert Image.open(io.BytesIO(encode_png(rgba))).getpixel((0, 0)) == (10, 20, 30)
