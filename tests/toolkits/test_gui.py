@@ -9,6 +9,7 @@ selection, screenshots taken by the runtime, window positions from the server.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -360,3 +361,59 @@ def test_calc_edits_xlsx_through_the_gui(xdisplay: Display, tmp_path: Path) -> N
         return values["A3"].value == "apples, Äpfel" and values["B3"].value == 42
 
     wait_until(saved, "stock.xlsx holds A3='apples, Äpfel' and B3=42", timeout=60)
+
+
+# -- settings and errors ----------------------------------------------------------------------
+
+
+def test_kernel_env_defaults_by_display_mode() -> None:
+    virtual = kernel_env(Config())
+    assert virtual == {
+        "DESKACT_GUI_PAUSE": "0.0", "DESKACT_GUI_FAILSAFE": "false",
+        "DESKACT_OBSERVATION_MAX_WIDTH": "1280", "DESKACT_OBSERVATION_MAX_HEIGHT": "800",
+    }
+    attach = kernel_env(Config(display=DisplayConfig(mode="attach")))
+    assert attach["DESKACT_GUI_PAUSE"] == "0.05" and attach["DESKACT_GUI_FAILSAFE"] == "true"
+    chosen = kernel_env(Config.model_validate({"gui": {"pause": 0.2, "failsafe": True}}))
+    assert chosen["DESKACT_GUI_PAUSE"] == "0.2" and chosen["DESKACT_GUI_FAILSAFE"] == "true"
+    # Every variable is also a valid config key, so load_config() in the kernel would accept them.
+    from deskact.runtime.config import load_config
+
+    assert load_config(environ=attach).display.mode == "virtual"
+
+
+def test_settings_reach_pyautogui_and_errors_are_helpful(xdisplay: Display, tmp_path: Path) -> None:
+    config = Config(display=DisplayConfig(mode="attach"))
+    (tmp_path / "data.xyz").write_text("?")
+    out = run_gui(
+        xdisplay,
+        """
+        import pyautogui
+        mouse.move(10, 10)
+        print("pause", pyautogui.PAUSE, "failsafe", pyautogui.FAILSAFE)
+        for call in (lambda: windows.wait_for("no such window", timeout=0.2),
+                     lambda: windows.activate("no such window"),
+                     lambda: mouse.click(5000, 10),
+                     lambda: mouse.click(10),
+                     lambda: apps.open("missing.txt"),
+                     lambda: apps.open("data.xyz"),
+                     lambda: apps.launch("no-such-program-here")):
+            try:
+                call()
+            except Exception as exc:
+                print(type(exc).__name__ + ":", exc)
+        """,
+        tmp_path,
+        config=config,
+    )
+    assert "pause 0.05 failsafe True" in out
+    assert "TimeoutError: no window titled 'no such window' after 0.2s; windows: []" in out
+    assert "LookupError: no window titled 'no such window'; windows: []" in out
+    assert "ValueError: point (5000, 10) is outside the screen (0..1279, 0..799)" in out
+    assert "ValueError: give both x and y, or neither" in out
+    assert "FileNotFoundError: no such file:" in out and "missing.txt" in out
+    assert "FileNotFoundError: cannot launch 'no-such-program-here'" in out
+    if shutil.which("xdg-open"):  # the desktop's own choice, which fails for an unknown type
+        assert "RuntimeError: xdg-open exited with code" in out
+    else:
+        assert "ValueError: no app known for '.xyz' files; known: " in out

@@ -134,6 +134,13 @@ def _run(argv: list[str], timeout: float = 30.0) -> str:
     return proc.stdout
 
 
+def _move_if_given(x: float | None, y: float | None) -> None:
+    if (x is None) != (y is None):
+        raise ValueError(f"give both x and y, or neither (got x={x}, y={y})")
+    if x is not None and y is not None:
+        _pyautogui().moveTo(*_to_screen(x, y))
+
+
 class Mouse:
     """The mouse. x, y are pixels in the screenshot you see (origin top-left);
     x=None, y=None means "where the pointer is now". button: "left", "middle" or "right"."""
@@ -152,8 +159,7 @@ class Mouse:
     ) -> None:
         """Click `button` `clicks` times at (x, y), `interval` seconds apart."""
         pag = _pyautogui()
-        if x is not None and y is not None:
-            pag.moveTo(*_to_screen(x, y))
+        _move_if_given(x, y)
         pag.click(button=button, clicks=clicks, interval=interval)
 
     def double_click(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
@@ -191,8 +197,7 @@ class Mouse:
         """Turn the wheel by whole notches at (x, y): dy > 0 scrolls down, dy < 0 up;
         dx > 0 scrolls right, dx < 0 left. One notch is about three lines of text."""
         pag = _pyautogui()
-        if x is not None and y is not None:
-            pag.moveTo(*_to_screen(x, y))
+        _move_if_given(x, y)
         # pyautogui: positive = up / right on X11 buttons 4-7; our dy is the page direction.
         if dy:
             pag.scroll(-int(dy))
@@ -202,15 +207,13 @@ class Mouse:
     def down(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
         """Press and hold `button` (at (x, y) if given). Release with mouse.up()."""
         pag = _pyautogui()
-        if x is not None and y is not None:
-            pag.moveTo(*_to_screen(x, y))
+        _move_if_given(x, y)
         pag.mouseDown(button=button)
 
     def up(self, x: float | None = None, y: float | None = None, button: str = "left") -> None:
         """Release `button` (at (x, y) if given)."""
         pag = _pyautogui()
-        if x is not None and y is not None:
-            pag.moveTo(*_to_screen(x, y))
+        _move_if_given(x, y)
         pag.mouseUp(button=button)
 
     def position(self) -> tuple[int, int]:
