@@ -116,6 +116,7 @@ def test_open_text_file_in_editor_replace_and_save(xdisplay: Display, tmp_path: 
         f"""
         w = apps.open("notes.txt")
         assert "notes.txt" in w.title, w
+        screen.wait_stable(timeout=10)  # as an agent would look first: the editor finished drawing
         keyboard.hotkey("ctrl", "a")
         keyboard.type({new!r})
         keyboard.hotkey("ctrl", "s")
@@ -199,11 +200,13 @@ def test_scroll_moves_through_scrollback_in_the_right_direction(xdisplay: Displa
 
 
 def test_hotkey_ctrl_d_ends_input(xdisplay: Display, tmp_path: Path) -> None:
+    run_gui(xdisplay, 'apps.launch("xterm -T hot", window="hot"); keyboard.type("cat > hot.txt\\n")', tmp_path)
+    # Keys that arrive while bash's readline still has the terminal in raw mode reach cat as
+    # plain bytes (a ^D would not mean end-of-file): wait until the shell has started cat.
+    wait_until(lambda: (tmp_path / "hot.txt").exists(), "the shell started cat > hot.txt")
     run_gui(
         xdisplay,
         """
-        apps.launch("xterm -T hot", window="hot")
-        keyboard.type("cat > hot.txt\\n")
         keyboard.type("line one\\n")
         keyboard.hotkey("ctrl", "d")
         keyboard.type("echo done > done.txt\\n")
