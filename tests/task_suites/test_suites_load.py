@@ -97,22 +97,4 @@ def test_visual_tasks_get_a_display() -> None:
             assert task.visual and "gui" in task.toolkits, f"{task.source}: {task.id} opens apps but is not visual with toolkits [gui]"
 
 
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", REQUIRED_SUITES)
-def test_suite_validates(name: str, tmp_path: Path) -> None:
-    """`deskact validate`: each reference earns reward 1 and doing nothing earns 0."""
-    from deskact.runtime.config import load_config
-    from deskact.runtime.validate import validate
-
-    if name == "office":
-        # Conversions need LibreOffice; its GUI tasks need a display (one Xvfb per worker).
-        missing = [exe for exe in ("soffice", "Xvfb", "openbox") if shutil.which(exe) is None]
-        if missing:
-            pytest.skip(f"the office suite needs {', '.join(missing)} (installed by scripts/setup.sh)")
-    config = load_config(None, {"runner": {"workers": 2}})
-    problems, checked = validate(config, [str(SUITES_DIR / name)], workers=2, out=tmp_path)
-    assert checked == len(_load(SUITES_DIR / name))
-    assert not problems, "\n".join(
-        f"{p.task_id} with {p.model}: {p.status}, reward {p.reward}: {p.detail}" for p in problems
-    )
+# Running every suite's tasks both ways is tests/task_suites/test_validate_suites.py.
