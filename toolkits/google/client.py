@@ -40,4 +40,27 @@ def build_service(
         if http is None and credentials is None:
             http = httplib2.Http(timeout=60)
             http.redirect_codes = http.redirect_codes - {308}
-    return build_from_document(doc, credentials=credentials, http=http)
+    return _memoize_resources(build_from_document(doc, credentials=credentials, http=http))
+
+
+def _memoize_resources(resource: Any) -> Any:
+    """Make ``service.documents()`` (and nested ``.values()``...) build its Resource once.
+
+    googleapiclient rebuilds a nested Resource from the discovery document on
+    every call: 1 ms for Calendar but 20-40 ms for Docs and Sheets, more than the
+    emulator's whole request. Resources hold no per-call state, so one is reused.
+    """
+    for name in resource._resourceDesc.get("resources", {}):
+        factory = getattr(resource, name, None)
+        if factory is None:
+            continue
+        cache: dict[str, Any] = {}
+
+        def cached(factory: Any = factory, cache: dict[str, Any] = cache) -> Any:
+            if "resource" not in cache:
+                cache["resource"] = _memoize_resources(factory())
+            return cache["resource"]
+
+        cached.__doc__ = factory.__doc__
+        setattr(resource, name, cached)
+    return resource
