@@ -29,6 +29,14 @@ from .errors import DisplayError
 from .execution import Image
 
 
+# Pillow hands freed image memory back to the OS by default, so every full-HD frame is
+# paid again in page faults (measured: grab 1.2 -> 7.9 ms CPU while other images are alive).
+# Keeping a few freed blocks for reuse removes that; it only ever raises the limit.
+_PIL_BLOCKS = 6
+if PILImage.core.get_blocks_max() < _PIL_BLOCKS:
+    PILImage.core.set_blocks_max(_PIL_BLOCKS)
+
+
 def fit_scale(width: int, height: int, max_width: int, max_height: int) -> float:
     """Factor (<= 1) that makes ``width x height`` fit into ``max_width x max_height``."""
     if width <= 0 or height <= 0:
