@@ -16,14 +16,20 @@ import os
 import statistics
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
-
-from PIL import Image
 
 from deskact.runtime.config import ObservationConfig
 from deskact.runtime.display import Display
-from deskact.runtime.observation import Grabber, capture, encode_png, fit_scale, scale_image, scaled_size
+from deskact.runtime.observation import (
+    Grabber,
+    capture,
+    encode_png,
+    fit_scale,
+    scale_image,
+    scaled_size,
+)
+from PIL import Image
 
 SIZES = [(1920, 1080), (1280, 800)]
 
@@ -56,7 +62,7 @@ def populate(display: Display) -> list[subprocess.Popen[bytes]]:
         subprocess.Popen(["mousepad", str(source)], env={**env, "HOME": "/tmp"},
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
     ]
-    subprocess.run(["xdotool", "mousemove", str(display.width // 2), str(display.height // 2)], env=env)
+    subprocess.run(["xdotool", "mousemove", str(display.width // 2), str(display.height // 2)], env=env, check=False)
     grabber = Grabber(display.name, include_cursor=False)
     previous, calm_since = None, time.monotonic()
     deadline = time.monotonic() + 30

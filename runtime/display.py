@@ -24,9 +24,10 @@ import socket
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Literal, Self
 
 from .config import Config, DisplayConfig
 from .errors import DisplayError
@@ -35,7 +36,7 @@ _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
 # One thread forks every child, and lives as long as the interpreter (see module doc).
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-display-spawn")
-_live: set["Display"] = set()
+_live: set[Display] = set()
 _live_lock = threading.Lock()
 
 
@@ -54,7 +55,8 @@ def _spawn(argv: Sequence[str], env: dict[str, str], pass_fds: Sequence[int] = (
             stderr=subprocess.PIPE,
             pass_fds=tuple(pass_fds),
             start_new_session=True,  # own process group: stop() kills the whole tree
-            preexec_fn=_die_with_parent,
+            # Only prctl() runs in the child before exec: async-signal-safe, fine with threads.
+            preexec_fn=_die_with_parent,  # noqa: PLW1509
         )
 
     return _spawner.submit(start).result()
@@ -111,7 +113,7 @@ def probe(name: str) -> tuple[int, int]:
     """Connect to X display ``name`` and return its root size; raises DisplayError if it is not there."""
     try:
         conn = _x_connect(name)
-    except Exception as exc:  # noqa: BLE001 - Xlib raises many unrelated types
+    except Exception as exc:
         raise DisplayError(f"cannot connect to X display {name!r}: {exc}") from exc
     try:
         screen = conn.screen()
@@ -159,16 +161,16 @@ class Display:
         self._attached = False
 
     @classmethod
-    def from_config(cls, config: DisplayConfig, **overrides: Any) -> "Display":
-        fields = dict(
-            width=config.width,
-            height=config.height,
-            depth=config.depth,
-            window_manager=config.window_manager,
-            start_timeout=config.start_timeout,
-            vnc=config.vnc,
-            vnc_port=config.vnc_port,
-        )
+    def from_config(cls, config: DisplayConfig, **overrides: Any) -> Display:
+        fields: dict[str, Any] = {
+            "width": config.width,
+            "height": config.height,
+            "depth": config.depth,
+            "window_manager": config.window_manager,
+            "start_timeout": config.start_timeout,
+            "vnc": config.vnc,
+            "vnc_port": config.vnc_port,
+        }
         fields.update(overrides)
         if config.mode == "attach":
             fields["mode"] = "attach"
@@ -176,7 +178,7 @@ class Display:
 
     # -- lifecycle -----------------------------------------------------------------
 
-    def start(self) -> "Display":
+    def start(self) -> Self:
         if self.running:
             return self
         if self.mode == "attach":
@@ -209,7 +211,7 @@ class Display:
 
             forget(self.name)  # cached screenshot connections; the number will be reused
 
-    def __enter__(self) -> "Display":
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

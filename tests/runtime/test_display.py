@@ -14,12 +14,11 @@ from pathlib import Path
 
 import psutil
 import pytest
-from PIL import Image
-
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
 from deskact.runtime.display import Display, open_display, probe
 from deskact.runtime.errors import DisplayError
 from deskact.runtime.observation import capture, decode, fit_scale
+from PIL import Image
 
 pytestmark = pytest.mark.display
 
@@ -215,7 +214,6 @@ def test_display_up_command_prints_display_and_stops_on_ctrl_c(requires_xvfb: No
 
 def test_encode_png_is_lossless() -> None:
     import numpy as np
-
     from deskact.runtime.observation import encode_png
 
     rng = np.random.default_rng(3)

@@ -10,7 +10,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ToolkitError
 from deskact.toolkits.base import load_toolkit

@@ -14,18 +14,17 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import psutil
 import pytest
-from PIL import ImageChops
-
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
 from deskact.runtime.display import Display
 from deskact.runtime.observation import capture, decode
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
+from PIL import ImageChops
 
 pytestmark = pytest.mark.display
 
@@ -38,7 +37,7 @@ def run_gui(display: Display, code: str, cwd: Path, config: Config | None = None
     env = {**os.environ, **kernel_env(config, display), "DISPLAY": display.name, "HOME": str(cwd)}
     program = load_toolkit("gui").preload_code() + textwrap.dedent(code)
     proc = subprocess.run(
-        [sys.executable, "-c", program], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
+        [sys.executable, "-c", program], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
     )
     assert proc.returncode == 0, f"toolkit code failed:\n{proc.stderr}"
     return proc.stdout
@@ -56,14 +55,14 @@ def file_holds(path: Path, text: str) -> Callable[[], bool]:
     return lambda: path.is_file() and path.read_text(encoding="utf-8") == text
 
 
-def frame(display: Display, box: tuple[int, int, int, int] | None = None):  # noqa: ANN201
+def frame(display: Display, box: tuple[int, int, int, int] | None = None):
     """A full-resolution screenshot from the runtime side (no cursor), optionally cropped."""
     shot = capture(display.name, ObservationConfig(max_width=10_000, max_height=10_000, include_cursor=False))
     img = decode(shot).convert("RGB")
     return img.crop(box) if box else img
 
 
-def differs(a, b) -> bool:  # noqa: ANN001
+def differs(a, b) -> bool:
     return ImageChops.difference(a, b).getbbox() is not None
 
 
@@ -169,7 +168,7 @@ def test_double_click_selects_a_word(xdisplay: Display, tmp_path: Path) -> None:
     env = {**os.environ, "DISPLAY": xdisplay.name}
 
     def primary() -> str:
-        proc = subprocess.run(["xclip", "-o", "-selection", "primary"], env=env, capture_output=True, text=True)
+        proc = subprocess.run(["xclip", "-o", "-selection", "primary"], env=env, capture_output=True, text=True, check=False)
         return proc.stdout
 
     wait_until(lambda: primary() == "zebraword", "xterm owns the PRIMARY selection 'zebraword'", timeout=5)
@@ -316,7 +315,7 @@ def test_two_displays_driven_independently_and_cleaned_up(requires_xvfb: None, t
         pids = [*a.pids.values(), *b.pids.values()]
         xterms = [p.pid for p in psutil.process_iter(["name", "environ"])
                   if p.info["name"] == "xterm" and (p.info["environ"] or {}).get("DISPLAY") in (a.name, b.name)]
-    gone = lambda pid: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE  # noqa: E731
+    gone = lambda pid: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     wait_until(lambda: all(gone(p) for p in pids), "Xvfb and openbox of both displays exited", timeout=10)
     # Apps on a stopped display lose their X connection and exit too.
     wait_until(lambda: all(gone(p) for p in xterms), "the xterms exited with their displays", timeout=10)

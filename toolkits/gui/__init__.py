@@ -49,4 +49,4 @@ toolkit = Toolkit(
     summary=SUMMARY,
 )
 
-__all__ = ["toolkit", "kernel_env"]
+__all__ = ["kernel_env", "toolkit"]

@@ -128,7 +128,7 @@ def _from_screen(x: float, y: float) -> tuple[int, int]:
 def _run(argv: list[str], timeout: float = 30.0) -> str:
     if shutil.which(argv[0]) is None:
         raise RuntimeError(f"{argv[0]} is not installed (needed by the gui toolkit)")
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(argv[:3])} failed ({proc.returncode}): {proc.stderr.strip()}")
     return proc.stdout
@@ -380,6 +380,6 @@ screen = Screen()
 
 
 # Window and app helpers live in their own module; re-exported so the kernel imports one module.
-from .windows import Window, apps, windows  # noqa: E402
+from .windows import Window, apps, windows
 
-__all__ = ["mouse", "keyboard", "screen", "windows", "apps", "Window", "settings"]
+__all__ = ["Window", "apps", "keyboard", "mouse", "screen", "settings", "windows"]
