@@ -200,7 +200,10 @@ class Env:
         if isinstance(model, str):
             model = make_model(model, self.config)
             model.check_ready()
-        self.episode = self._env.start_episode(model)
+        from .confirm import confirmation_enabled, console_confirm
+
+        confirm = console_confirm() if confirmation_enabled(self.config) else None
+        self.episode = self._env.start_episode(model, confirm=confirm)
         return self.episode
 
     def step(self, model: str | Model | None = None) -> StepView | None:

@@ -19,6 +19,7 @@ from typing import Callable
 from pydantic import BaseModel
 
 from .config import Config
+from .confirm import confirmation_enabled, console_confirm
 from .errors import DeskactError
 from .models import make_model
 from .models.base import Model
@@ -65,7 +66,8 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
         if stop.is_set():
             raise Stop
         agent_start = time.monotonic()
-        episode = env.start_episode(model, on_step=traj.step)
+        confirm = console_confirm() if confirmation_enabled(worker.config) else None
+        episode = env.start_episode(model, on_step=traj.step, confirm=confirm)
         while not episode.finished:
             if stop.is_set():
                 raise Stop
