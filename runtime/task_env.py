@@ -80,6 +80,8 @@ class TaskEnv:
     def system_prompt(self) -> str:
         obs = self.config.observation
         width, height = self.config.display.width, self.config.display.height
+        if self.display is not None:  # attach mode: the person's screen has its own size
+            width, height = self.display.size
         scale = min(1.0, obs.max_width / width, obs.max_height / height)
         return render(
             "system",
