@@ -23,7 +23,8 @@ class Worker:
         self.config = config
         self.worker_id = worker_id
         self._stack = ExitStack()
-        self._lock = threading.Lock()
+        # Re-entrant: pool() holds it while starting the services its toolkits need (service()).
+        self._lock = threading.RLock()
         self._display: Any = None
         self._display_started = False
         self._services: dict[str, ServiceHandle] = {}
