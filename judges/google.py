@@ -163,13 +163,20 @@ def _as_list(value: str | list[str] | None) -> list[str]:
 @judge("google.email_sent")
 def email_sent(ctx: StepContext, to: str | list[str], subject_contains: str | None = None,
                body_contains: str | list[str] | None = None, cc: str | list[str] | None = None,
-               attachment: str | None = None, count: int | None = None) -> Verdict:
+               attachment: str | None = None, link_to: str | None = None, count: int | None = None) -> Verdict:
     """A sent message addressed to ``to`` (all of them, among To) with a subject and body containing
     the texts (case-insensitive), cc'ing ``cc`` and carrying the attachment named ``attachment``.
+    ``link_to``: the name of a Drive file whose web link (webViewLink) the body must contain.
     ``count``: exactly this many sent messages match."""
+    bodies = _as_list(body_contains)
+    if link_to is not None:
+        files = drive_find(ctx, link_to, None, None, False)
+        if not files:
+            return Verdict.fail(f"the judge needs the Drive file {link_to!r}, which does not exist")
+        bodies = [*bodies, files[0]["webViewLink"]]
     sent = _messages(ctx, labelIds=["SENT"])
     want = dict(to=_as_list(to), cc=_as_list(cc) if cc is not None else None, subject_contains=subject_contains,
-                body_contains=_as_list(body_contains), attachment=attachment)
+                body_contains=bodies, attachment=attachment)
     if count is not None:
         matching = [m for m in sent if not _mail_problems(m, **want)]
         if len(matching) != count:
