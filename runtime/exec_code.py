@@ -20,9 +20,9 @@ def run_code(code: str, config: Config, timeout: float | None = None, *, sandbox
     from .worker import Worker, gui_env
 
     with Worker(config, 0) as worker:
-        toolkits = worker.toolkits_for([])
-        needs_display = any(tk.name == "gui" for tk in toolkits)
-        display = worker.display() if needs_display else None
+        has_display = config.display.mode != "none" and "gui" in config.toolkits.enabled
+        toolkits = worker.toolkits_for([], has_display)
+        display = worker.display() if has_display else None
         env: dict[str, str] = {}
         sockets: dict[str, Path] = {}
         for tk in toolkits:

@@ -35,10 +35,11 @@ import time
 import uuid
 import weakref
 from collections import deque
+from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from queue import Empty
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable
 
 import zmq
 from jupyter_client.blocking.client import BlockingKernelClient
@@ -63,7 +64,6 @@ _zmq = zmq.Context()
 _live: "weakref.WeakSet[KernelSession]" = weakref.WeakSet()
 _live_lock = threading.Lock()
 
-Outcome = Literal["done", "hung", "died"]
 
 
 def strip_ansi(text: str) -> str:
@@ -111,9 +111,24 @@ class CappedText:
 
     def value(self) -> str:
         head, tail = "".join(self.head), "".join(self.tail)
-        if not self.dropped:
-            return head + tail
-        return f"{head}\n[... {self.dropped} characters dropped at capture ...]\n{tail}"
+        text = head + tail if not self.dropped else (
+            f"{head}\n[... {self.dropped} characters dropped at capture ...]\n{tail}"
+        )
+        return terminal_text(text)
+
+
+def terminal_text(text: str) -> str:
+    """What a terminal would show: no colour codes, and a bare ``\r`` (progress
+    bars from pip, tqdm) overwrites its line instead of piling up copies."""
+    text = strip_ansi(text)
+    if "\r" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):  # linear: a regex here backtracks on long lines
+        if "\r" in line:
+            body = line.rstrip("\r")
+            lines[i] = body.rsplit("\r", 1)[-1] + line[len(body):]
+    return "\n".join(lines)
 
 
 class _Run:
@@ -217,6 +232,66 @@ def _exec_error(content: dict[str, Any]) -> ExecError:
     )
 
 
+@dataclass
+class _Kernel:
+    """One launched kernel process and the client talking to it."""
+
+    proc: subprocess.Popen[bytes]
+    client: BlockingKernelClient
+    log: Path
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def log_tail(self, limit: int = 1500) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-limit:].strip()
+        except OSError:
+            return ""
+
+
+class _Standby:
+    """A replacement kernel booting in the background while a hung one gets its grace.
+
+    Started at the deadline, so a kernel that ignores the interrupt is replaced
+    after max(grace, boot) rather than grace + boot. Dropped if the interrupt works.
+    """
+
+    def __init__(self, session: "KernelSession") -> None:
+        self._session = session
+        self._kernel: _Kernel | None = None
+        self._error: BaseException | None = None
+        self._cancelled = False
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._boot, name="deskact-kernel-standby", daemon=True)
+        self._thread.start()
+
+    def _boot(self) -> None:
+        try:
+            kernel = self._session._boot()
+        except BaseException as exc:  # noqa: BLE001 - reported by take()
+            self._error = exc
+            return
+        with self._lock:
+            if self._cancelled:
+                _kill_kernel(kernel)
+            else:
+                self._kernel = kernel
+
+    def take(self) -> _Kernel | None:
+        """The booted kernel, or None if it failed (the caller then starts one itself)."""
+        self._thread.join()
+        return self._kernel
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled = True
+            kernel, self._kernel = self._kernel, None
+        if kernel is not None:
+            _kill_kernel(kernel)
+
+
 class KernelSession:
     """One kernel: ``start``, ``execute``, ``interrupt``, ``restart``, ``shutdown``; a context manager.
 
@@ -250,9 +325,8 @@ class KernelSession:
         self._owns_workspace = workspace is None
         self.workspace = Path(workspace or tempfile.mkdtemp(prefix="deskact-ws-")).resolve()
         self._private: Path | None = None
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._kc: BlockingKernelClient | None = None
-        self._control_lock = threading.Lock()
+        self._kernel: _Kernel | None = None
+        self._lock = threading.Lock()
         self._generation = 0
         self._workspace_granted = False
         self._closed = False
@@ -265,23 +339,8 @@ class KernelSession:
             raise KernelError("this kernel session was shut down; create a new one")
         if self.alive:
             return self
-        if self._private is None:
-            self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
-            self.workspace.mkdir(parents=True, exist_ok=True)
-            (self._private / "sockets").mkdir()  # bwrap would make it root-only
-            sandbox.give_to(self._private, self.uid)
-            if self.uid is not None:
-                os.chown(self.workspace, self.uid, self.uid)
-        with _live_lock:
-            _live.add(self)
-        _install_exit_handlers()
-        try:
-            self._launch()
-            self._wait_ready()
-            self._run_preload()
-        except BaseException:
-            self._kill()
-            raise
+        self._prepare()
+        self._set_kernel(self._boot())
         return self
 
     def restart(self) -> None:
@@ -316,25 +375,27 @@ class KernelSession:
 
     @property
     def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None and self._kc is not None
+        kernel = self._kernel
+        return kernel is not None and kernel.alive
 
     @property
     def pid(self) -> int | None:
         """PID of the outermost launched process (the kernel in mode none, bwrap's in bwrap mode)."""
-        return self._proc.pid if self._proc else None
+        kernel = self._kernel
+        return kernel.proc.pid if kernel else None
 
     def interrupt(self) -> None:
         """Ask the kernel to interrupt the running code (KeyboardInterrupt). Safe from any thread."""
-        with self._control_lock:
-            kc = self._kc
-            if kc is None or not self.alive:
+        with self._lock:
+            kernel = self._kernel
+            if kernel is None or not kernel.alive:
                 return
-            msg = kc.session.msg("interrupt_request", {})
-            kc.control_channel.send(msg)
+            control = kernel.client.control_channel
+            control.send(kernel.client.session.msg("interrupt_request", {}))
             while True:  # drop earlier interrupt replies nobody reads
                 try:
-                    kc.control_channel.get_msg(timeout=0)
-                except Empty:
+                    control.get_msg(timeout=0)
+                except (Empty, ValueError):
                     break
 
     # -- running code ---------------------------------------------------------
@@ -347,28 +408,59 @@ class KernelSession:
             # Host-side reset steps wrote the workspace as us; the sandbox uid must own it.
             sandbox.give_to(self.workspace, self.uid)
             self._workspace_granted = True
+        kernel = self._kernel
+        assert kernel is not None
         started = time.monotonic()
-        run, outcome = self._collect(code, timeout, silent=False)
+        standby: list[_Standby] = []
+        try:
+            run, outcome = self._collect(kernel, code, timeout, silent=False, standby=standby)
+        except BaseException:
+            for s in standby:
+                s.cancel()
+            raise
         duration = time.monotonic() - started
-        if outcome == "done":
+        spare = standby[0] if standby else None
+        if outcome in ("done", "interrupted"):
+            if spare is not None:
+                spare.cancel()
+            if outcome == "interrupted":
+                return run.to_result("timeout", restarted=False, duration=duration)
             status = "error" if (run.reply or {}).get("status") != "ok" else "ok"
             return run.to_result(status, restarted=False, duration=duration)
-        if outcome == "died":
-            self.restart()
-            return run.to_result("kernel_died", restarted=True, duration=duration)
-        if outcome == "interrupted":
-            return run.to_result("timeout", restarted=False, duration=duration)
-        self.restart()  # hung: the interrupt did not work within the grace
-        return run.to_result("timeout", restarted=True, duration=duration)
+        # "died" or "hung" (not idle after interrupt + grace): a fresh, preloaded kernel.
+        self._replace(spare)
+        status = "kernel_died" if outcome == "died" else "timeout"
+        return run.to_result(status, restarted=True, duration=duration)
 
-    def _collect(self, code: str, timeout: float | None, silent: bool) -> tuple[_Run, Outcome | str]:
+    def _replace(self, spare: _Standby | None) -> None:
+        old = self._kernel
+        new = spare.take() if spare is not None else None
+        self._set_kernel(None)
+        if old is not None:
+            _kill_kernel(old)
+        if self.uid is not None:
+            # The uid is this session's alone: whatever still runs as it (a fork
+            # bomb's children dying slowly) would eat the new kernel's process
+            # slots. The standby's own processes are spared.
+            sandbox.kill_uid(self.uid, spare=new.proc.pid if new else None)
+        if new is not None and new.alive:
+            self._set_kernel(new)
+        else:
+            if new is not None:
+                _kill_kernel(new)
+            self.start()
+
+    def _collect(
+        self, kernel: _Kernel, code: str, timeout: float | None, silent: bool,
+        standby: list[_Standby] | None = None,
+    ) -> tuple[_Run, str]:
         """Send one execute_request and gather its output until done, hung or dead.
 
         Returns outcome "done", "died", "hung" (not idle after interrupt + grace)
-        or "interrupted" (the interrupt worked: idle within the grace).
+        or "interrupted" (the interrupt worked: idle within the grace). At the
+        deadline a standby kernel starts booting if ``standby`` is given.
         """
-        kc = self._kc
-        assert kc is not None and self._proc is not None
+        kc = kernel.client
         run = _Run(self.config)
         msg_id = kc.execute(code, silent=silent, store_history=not silent, allow_stdin=False, stop_on_error=False)
         poller = zmq.Poller()
@@ -383,41 +475,59 @@ class KernelSession:
             limit = deadline if interrupted_at is None else interrupted_at + grace
             if now >= limit:
                 if interrupted_at is None:
-                    self.interrupt()
+                    _send_interrupt(kernel)
                     interrupted_at = now
+                    if standby is not None:
+                        standby.append(_Standby(self))
                     continue
                 return run, "hung"
             wait_ms = _POLL_MS if limit == float("inf") else min(_POLL_MS, max(1, int((limit - now) * 1000)))
             events = dict(poller.poll(wait_ms))
             if iopub in events:
-                self._drain(kc.iopub_channel, msg_id, run.handle)
+                _drain(kc.iopub_channel, msg_id, run.handle)
             if shell in events:
-                self._drain(kc.shell_channel, msg_id, lambda m: setattr(run, "reply", m["content"])
-                            if m["msg_type"] == "execute_reply" else None)
-            if not events and self._proc.poll() is not None:
+                _drain(kc.shell_channel, msg_id, lambda m: setattr(run, "reply", m["content"])
+                       if m["msg_type"] == "execute_reply" else None)
+            if not events and not kernel.alive:
                 return run, "died"
         if interrupted_at is not None:
             return run, "interrupted"
         return run, "done"
 
-    @staticmethod
-    def _drain(channel: Any, msg_id: str, handle: Any) -> None:
-        while True:
-            try:
-                msg = channel.get_msg(timeout=0)
-            except Empty:
-                return
-            except ValueError:  # a bad signature: garbage from a forked child, not our kernel
-                continue
-            if msg.get("parent_header", {}).get("msg_id") == msg_id:
-                handle(msg)
-
     # -- internals ------------------------------------------------------------
 
-    def _launch(self) -> None:
+    def _prepare(self) -> None:
+        if self._private is None:
+            self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
+            self.workspace.mkdir(parents=True, exist_ok=True)
+            (self._private / "sockets").mkdir()  # bwrap would make it root-only
+            sandbox.give_to(self._private, self.uid)
+            if self.uid is not None:
+                os.chown(self.workspace, self.uid, self.uid)
+        with _live_lock:
+            _live.add(self)
+        _install_exit_handlers()
+
+    def _set_kernel(self, kernel: _Kernel | None) -> None:
+        with self._lock:
+            self._kernel = kernel
+
+    def _boot(self) -> _Kernel:
+        """Launch, wait until ready, preload. Thread-safe (a standby boots in the background)."""
+        kernel = self._launch()
+        try:
+            self._wait_ready(kernel)
+            self._run_preload(kernel)
+        except BaseException:
+            _kill_kernel(kernel)
+            raise
+        return kernel
+
+    def _launch(self) -> _Kernel:
         assert self._private is not None
-        self._generation += 1
-        gen = self._generation
+        with self._lock:
+            self._generation += 1
+            gen = self._generation
         conn = self._private / f"kernel-{gen}.json"
         write_connection_file(
             str(conn), ip=str(self._private / f"ipc{gen}"), transport="ipc", key=uuid.uuid4().hex.encode()
@@ -435,10 +545,10 @@ class KernelSession:
             private_dir=self._private, env=env, display=self.display,
             sockets=self.sockets, uid=self.uid,
         )
-        self._log = self._private / f"kernel-{gen}.log"
-        log = open(self._log, "wb")  # noqa: SIM115 - handed to the child
+        log_path = self._private / f"kernel-{gen}.log"
+        log = open(log_path, "wb")  # noqa: SIM115 - handed to the child
         try:
-            self._proc = _spawner.submit(
+            proc = _spawner.submit(
                 launch_kernel, plan.argv, stdout=subprocess.DEVNULL, stderr=log,
                 env=plan.env, cwd=str(plan.cwd),
             ).result()
@@ -449,19 +559,11 @@ class KernelSession:
         kc = BlockingKernelClient(context=_zmq)
         kc.load_connection_file(str(conn))
         kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
-        self._kc = kc
+        return _Kernel(proc=proc, client=kc, log=log_path)
 
-    def _log_tail(self, limit: int = 1500) -> str:
-        try:
-            text = self._log.read_text(errors="replace")
-        except OSError:
-            return ""
-        return text[-limit:].strip()
-
-    def _wait_ready(self) -> None:
+    def _wait_ready(self, kernel: _Kernel) -> None:
         """kernel_info until answered on shell, and until iopub delivers (so no output is missed)."""
-        kc, proc = self._kc, self._proc
-        assert kc is not None and proc is not None
+        kc = kernel.client
         deadline = time.monotonic() + self.config.kernel.startup_timeout
         while time.monotonic() < deadline:
             msg_id = kc.kernel_info()
@@ -471,10 +573,10 @@ class KernelSession:
                 try:
                     msg = kc.shell_channel.get_msg(timeout=0.05)
                 except Empty:
-                    if proc.poll() is not None:
+                    if not kernel.alive:
                         raise KernelError(
-                            f"the kernel exited during startup (exit {proc.returncode}, sandbox "
-                            f"{self.mode}):\n{self._log_tail()}"
+                            f"the kernel exited during startup (exit {kernel.proc.returncode}, sandbox "
+                            f"{self.mode}):\n{kernel.log_tail()}"
                         ) from None
                     continue
                 if msg.get("parent_header", {}).get("msg_id") == msg_id:
@@ -489,10 +591,10 @@ class KernelSession:
                 continue  # iopub not subscribed yet: ask again so a status message is published
         raise KernelError(
             f"the kernel did not answer within kernel.startup_timeout = "
-            f"{self.config.kernel.startup_timeout} s (sandbox {self.mode}):\n{self._log_tail()}"
+            f"{self.config.kernel.startup_timeout} s (sandbox {self.mode}):\n{kernel.log_tail()}"
         )
 
-    def _run_preload(self) -> None:
+    def _run_preload(self, kernel: _Kernel) -> None:
         assert self._private is not None
         sockets = sandbox.prepare_sockets(self.sockets, self.mode, self._private, self.uid)
         boot = (
@@ -501,42 +603,60 @@ class KernelSession:
             "del _deskact_boot\n"
         )
         for name, code in [("deskact", boot), *self.preload]:
-            run, outcome = self._collect(code, self.config.kernel.startup_timeout, silent=True)
+            run, outcome = self._collect(kernel, code, self.config.kernel.startup_timeout, silent=True)
             if outcome == "done" and (run.reply or {}).get("status") == "ok":
                 continue
             if outcome == "done":
                 err = run.error or _exec_error(run.reply or {})
                 what = f"{err.ename}: {err.evalue}\n{err.traceback}".rstrip()
             elif outcome == "died":
-                what = f"the kernel died:\n{self._log_tail()}"
+                what = f"the kernel died:\n{kernel.log_tail()}"
             else:
                 what = f"it did not finish within kernel.startup_timeout = {self.config.kernel.startup_timeout} s"
             raise KernelError(f"preload of toolkit {name!r} failed: {what}")
 
     def _kill(self) -> None:
-        kc, proc = self._kc, self._proc
-        with self._control_lock:
-            self._kc = None
-        if kc is not None:
-            kc.stop_channels()
-        if proc is not None and proc.poll() is None:
-            try:
-                # start_new_session made it a group leader: the group holds `!cmd` children too.
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-        if proc is not None:
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        if self.uid is not None and proc is not None:
-            # The uid is this session's alone: whatever still runs as it (a fork
-            # bomb's children dying slowly) would eat the next kernel's process slots.
-            sandbox.kill_uid(self.uid)
-            for stream in (proc.stdin, proc.stdout, proc.stderr):
-                if stream is not None:
-                    stream.close()
+        with self._lock:
+            kernel, self._kernel = self._kernel, None
+        if kernel is not None:
+            _kill_kernel(kernel)
+            if self.uid is not None:
+                sandbox.kill_uid(self.uid)
+
+
+def _send_interrupt(kernel: _Kernel) -> None:
+    if kernel.alive:
+        kernel.client.control_channel.send(kernel.client.session.msg("interrupt_request", {}))
+
+
+def _drain(channel: Any, msg_id: str, handle: Any) -> None:
+    while True:
+        try:
+            msg = channel.get_msg(timeout=0)
+        except Empty:
+            return
+        except ValueError:  # a bad signature: garbage from a forked child, not our kernel
+            continue
+        if msg.get("parent_header", {}).get("msg_id") == msg_id:
+            handle(msg)
+
+
+def _kill_kernel(kernel: _Kernel) -> None:
+    kernel.client.stop_channels()
+    proc = kernel.proc
+    if proc.poll() is None:
+        try:
+            # start_new_session made it a group leader: the group holds `!cmd` children too.
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            proc.kill()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
 
 
 def sandbox_mode_for(config: Config, override: str | None) -> sandbox.Mode:

@@ -184,6 +184,15 @@ def load_ipython_extension(shell: Any) -> None:
     import sys
 
     limit = int(os.environ.get(CAPTURE_VAR, "4000000"))
+    # ipykernel echoes fd-level output (subprocesses) to its original stdout and
+    # stderr too; stderr is the host's kernel log, which must not grow with
+    # whatever the agent runs. Startup errors, written before this, stay in it.
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        fd = getattr(stream, "_original_stdstream_copy", None)
+        if isinstance(fd, int):
+            os.dup2(devnull, fd)
+    os.close(devnull)
     for stream in (sys.stdout, sys.stderr):
         limiter = OutputLimit(stream, limit)
         shell.events.register("pre_run_cell", limiter.reset)

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -58,7 +58,6 @@ class SandboxPlan:
     cwd: Path
     uid: int | None = None
     """The uid the kernel runs as (None = ours); the workspace is owned by it."""
-    hidden: list[Path] = field(default_factory=list)
 
 
 def _tool(name: str) -> str:
@@ -124,17 +123,36 @@ def give_to(path: Path, uid: int | None) -> None:
                 pass
 
 
-def _pids_of(uid: int) -> list[int]:
-    pids = []
+def _processes() -> dict[int, tuple[int, int, str]]:
+    """pid -> (uid, ppid, state) for every process we can see."""
+    table = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                # Zombies hold no slot worth waiting for (their reaper may be a lazy init).
-                if entry.stat().st_uid == uid and (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
-                    pids.append(int(entry.name))
-            except OSError:
+                uid = entry.stat().st_uid
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                table[int(entry.name)] = (uid, int(fields[1]), fields[0])
+            except (OSError, IndexError, ValueError):
                 pass
-    return pids
+    return table
+
+
+def _descendants(table: dict[int, tuple[int, int, str]], root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid, (_, ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found, todo = {root}, [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    return found
+
+
+def _pids_of(uid: int, keep: set[int]) -> list[int]:
+    # Zombies hold no slot worth waiting for (their reaper may be a lazy init).
+    return [pid for pid, (u, _, state) in _processes().items() if u == uid and state != "Z" and pid not in keep]
 
 
 def kernel_processes(owner: int | None = None) -> list[int]:
@@ -157,10 +175,14 @@ def kernel_processes(owner: int | None = None) -> list[int]:
     return found
 
 
-def kill_uid(uid: int, wait: float = 3.0) -> None:
-    """SIGKILL every process of a sandbox uid (unique to one session) and wait until they are gone."""
+def kill_uid(uid: int, wait: float = 3.0, spare: int | None = None) -> None:
+    """SIGKILL every process of a sandbox uid (unique to one session) and wait until they are gone.
+
+    ``spare``: a process (a standby kernel) whose tree is left alone.
+    """
+    keep = _descendants(_processes(), spare) if spare is not None else set()
     deadline = time.monotonic() + wait
-    while pids := _pids_of(uid):
+    while pids := _pids_of(uid, keep):
         for pid in pids:
             try:
                 os.kill(pid, signal.SIGKILL)

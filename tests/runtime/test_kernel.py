@@ -25,7 +25,7 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import KernelError
 from deskact.runtime.execution import ExecResult
-from deskact.runtime.kernel import CappedText, KernelSession, strip_ansi
+from deskact.runtime.kernel import CappedText, KernelSession, strip_ansi, terminal_text
 from deskact.runtime.sandbox import kernel_processes
 
 PRELOAD = [("demo", "PRELOADED = 'yes'")]
@@ -293,6 +293,21 @@ def test_capped_text_keeps_head_and_tail() -> None:
 
 def test_strip_ansi() -> None:
     assert strip_ansi("\x1b[0;31mZeroDivisionError\x1b[0m: x") == "ZeroDivisionError: x"
+
+
+def test_terminal_text_collapses_progress_bars_in_linear_time() -> None:
+    assert terminal_text("\x1b[32mget\x1b[0m\n 10%\r 50%\r100%\ndone\r\n") == "get\n100%\ndone\r\n"
+    long = "x" * 4_000_000  # one huge line without newline: must not backtrack
+    assert terminal_text(long + "\r" + "y") == "y"
+    assert terminal_text(long) == long
+
+
+def test_subprocess_output_reaches_the_result_not_the_kernel_log(session: KernelSession) -> None:
+    r = session.execute("import os\nos.system('head -c 300000 /dev/zero | tr \"\\\\0\" x >&2; echo done')",
+                        timeout=30)
+    assert (r.status, r.stdout, len(r.stderr)) == ("ok", "done\n", 300000)
+    assert session._private is not None
+    assert sum(p.stat().st_size for p in session._private.glob("*.log")) == 0
 
 
 def test_for_model_truncates_the_middle_with_a_marker() -> None:

@@ -69,7 +69,7 @@ def test_dead_ready_kernel_is_not_handed_out(pool: KernelPool) -> None:
         time.sleep(0.05)
     ready = pool._ready[0]
     os.killpg(ready.pid, signal.SIGKILL)  # type: ignore[arg-type]
-    ready._proc.wait()  # type: ignore[union-attr]
+    ready._kernel.proc.wait()  # type: ignore[union-attr]
     s2 = pool.acquire()
     try:
         assert s2 is not ready and s2.alive
