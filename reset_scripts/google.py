@@ -443,11 +443,16 @@ def _place(ctx: StepContext, file_id: str, parent: str) -> None:
 
 
 @reset_step("google.spreadsheet")
-def spreadsheet(ctx: StepContext, title: str, sheets: dict[str, list[list[Any]]] = {"Sheet1": []},  # noqa: B006
+def spreadsheet(ctx: StepContext, title: str, sheets: dict[str, list[list[Any]] | str] = {"Sheet1": []},  # noqa: B006
                 parent: str = "") -> None:
     """Create a spreadsheet with tabs and their rows from A1 (entered as typed: numbers,
-    booleans and "=formulas" are parsed). ``parent``: a Drive folder path."""
+    booleans and "=formulas" are parsed); a tab's value may instead name a CSV fixture file.
+    ``parent``: a Drive folder path."""
+    import csv
+
     _require_reset(ctx)
+    sheets = {name: list(csv.reader(fixture(ctx, rows).read_text(encoding="utf-8").splitlines()))
+              if isinstance(rows, str) else rows for name, rows in sheets.items()}
     api = clients(ctx).sheets
     body = {"properties": {"title": title}, "sheets": [{"properties": {"title": name}} for name in sheets]}
     sid = api.spreadsheets().create(body=body, fields="spreadsheetId").execute()["spreadsheetId"]
