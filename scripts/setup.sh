@@ -43,3 +43,7 @@ if [[ ! -f $stamp ]] || ! cmp -s pyproject.toml "$stamp"; then
   .venv/bin/pip install -q -e ".[dev]"
   cp pyproject.toml "$stamp"
 fi
+# The notebooks (and their tests) run on the venv's own kernel, named python3.
+if [[ ! -f .venv/share/jupyter/kernels/python3/kernel.json ]]; then
+  .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+fi
