@@ -35,11 +35,12 @@ import time
 import uuid
 import weakref
 from collections import deque
-from dataclasses import dataclass
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty
-from typing import Any, Iterable
+from typing import Any
 
 import zmq
 from jupyter_client.blocking.client import BlockingKernelClient
@@ -61,7 +62,7 @@ _IMAGE_TYPES = ("image/png", "image/jpeg")
 # interpreter: a thread that exits would SIGKILL its kernels through PDEATHSIG.
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-kernel-spawn")
 _zmq = zmq.Context()
-_live: "weakref.WeakSet[KernelSession]" = weakref.WeakSet()
+_live: weakref.WeakSet[KernelSession] = weakref.WeakSet()
 _live_lock = threading.Lock()
 
 
@@ -258,7 +259,7 @@ class _Standby:
     after max(grace, boot) rather than grace + boot. Dropped if the interrupt works.
     """
 
-    def __init__(self, session: "KernelSession") -> None:
+    def __init__(self, session: KernelSession) -> None:
         self._session = session
         self._kernel: _Kernel | None = None
         self._error: BaseException | None = None
@@ -333,7 +334,7 @@ class KernelSession:
 
     # -- lifecycle ------------------------------------------------------------
 
-    def start(self) -> "KernelSession":
+    def start(self) -> KernelSession:
         """Launch the kernel and run the preload. Idempotent."""
         if self._closed:
             raise KernelError("this kernel session was shut down; create a new one")
@@ -361,7 +362,7 @@ class KernelSession:
 
     close = shutdown
 
-    def __enter__(self) -> "KernelSession":
+    def __enter__(self) -> KernelSession:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

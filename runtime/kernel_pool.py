@@ -17,8 +17,8 @@ import shutil
 import tempfile
 import threading
 from collections import deque
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from .config import Config
 from .errors import KernelError
@@ -123,7 +123,7 @@ class KernelPool:
             _discard(session)
         self._filler.join(timeout=self.config.kernel.startup_timeout)
 
-    def __enter__(self) -> "KernelPool":
+    def __enter__(self) -> KernelPool:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -23,8 +23,8 @@ from __future__ import annotations
 import itertools
 import os
 import resource
-import signal
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -79,7 +79,7 @@ def sandbox_status() -> tuple[bool, str]:
     probe = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
              "--unshare-pid", "--unshare-net", "--die-with-parent", *_drop_to(_probe_uid()), "true"]
     try:
-        out = subprocess.run(probe, capture_output=True, text=True, timeout=10)
+        out = subprocess.run(probe, capture_output=True, text=True, timeout=10, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return False, f"bwrap probe failed to run: {exc}"
     if out.returncode != 0:

@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.errors import KernelError
 from deskact.runtime.kernel_pool import KernelPool

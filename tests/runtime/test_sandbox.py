@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import os
 import resource
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.kernel import KernelSession
 from deskact.runtime.sandbox import X11_DIR, sandbox_status
