@@ -100,6 +100,17 @@ class StepView:
     def __init__(self, step: StepRecord) -> None:
         self.step = step
 
+    def __repr__(self) -> str:
+        # Plain-text front-ends (a terminal IPython, print()) get the step, not an object address.
+        s = self.step
+        parts = [f"--- step {s.index + 1}" + (f": {s.subtask}" if s.subtask else "") + " ---"]
+        parts.append(s.code if s.code is not None else s.reply)
+        if s.note:
+            parts.append(f"({s.note})")
+        if s.result is not None:
+            parts.append(repr(ResultView(s.result)))
+        return "\n".join(parts)
+
     def _repr_html_(self) -> str:
         s = self.step
         parts = [f"<h4>Step {s.index + 1}{' — ' + html.escape(s.subtask) if s.subtask else ''}</h4>"]
