@@ -16,8 +16,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from PIL import Image as PILImage
-
 from deskact.runtime.agent import EpisodeRecord, StepRecord
 from deskact.runtime.execution import ExecResult, Image
 from deskact.runtime.models.base import Usage
@@ -25,6 +23,7 @@ from deskact.runtime.report import compare_runs, write_report
 from deskact.runtime.results import ResultsWriter, TaskResult
 from deskact.runtime.steps import Verdict
 from deskact.runtime.trajectory import TrajectoryWriter, safe_name
+from PIL import Image as PILImage
 
 
 def _png() -> Image:

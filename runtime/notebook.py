@@ -20,7 +20,7 @@ import base64
 import html
 import io
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import yaml
 
@@ -35,7 +35,7 @@ from .task_env import TaskEnv
 from .tasks import Task, load_tasks, parse_task
 from .worker import Worker
 
-_current: "Env | None" = None
+_current: Env | None = None
 
 
 def _display(obj: Any) -> None:
@@ -156,7 +156,7 @@ class Env:
     # -- loading --------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: str | Path, task_id: str | None = None, **kwargs: Any) -> "Env":
+    def load(cls, path: str | Path, task_id: str | None = None, **kwargs: Any) -> Env:
         res = load_tasks([path])
         if res.invalid:
             raise TaskError("\n".join(str(bad) for bad in res.invalid))
@@ -166,7 +166,7 @@ class Env:
         return cls(tasks[0], **kwargs)
 
     @classmethod
-    def from_yaml(cls, text: str, suite_dir: str | Path = ".", **kwargs: Any) -> "Env":
+    def from_yaml(cls, text: str, suite_dir: str | Path = ".", **kwargs: Any) -> Env:
         """A task written inline (validated exactly like a task file)."""
         try:
             return cls(parse_task(yaml.safe_load(text), Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
@@ -175,7 +175,7 @@ class Env:
 
     # -- lifecycle ------------------------------------------------------------
 
-    def reset(self) -> "Env":
+    def reset(self) -> Env:
         if self.task_env is not None:
             self.task_env.cleanup()
         self.task_env = TaskEnv(self.task, self.worker)
@@ -252,7 +252,7 @@ class Env:
         if _current is self:
             _current = None
 
-    def __enter__(self) -> "Env":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -282,4 +282,4 @@ def load_ipython_extension(ipython: Any) -> None:
     del act, deskact_screen
 
 
-__all__ = ["Env", "ScreenView", "ResultView", "StepView", "VerdictsView", "Verdict", "current"]
+__all__ = ["Env", "ResultView", "ScreenView", "StepView", "Verdict", "VerdictsView", "current"]
