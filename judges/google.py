@@ -14,8 +14,17 @@ from typing import Any
 
 from ..reset_scripts._common import clip, short
 from ..reset_scripts.google import (
-    FOLDER, MIME_SHORT, RelTime, anchor, calendar_id, calendar_tz, clients, drive_find, folder_path,
-    label_ids, list_all,
+    FOLDER,
+    MIME_SHORT,
+    RelTime,
+    anchor,
+    calendar_id,
+    calendar_tz,
+    clients,
+    drive_find,
+    folder_path,
+    label_ids,
+    list_all,
 )
 from ..runtime.steps import StepContext, Verdict, judge
 from ..toolkits.google import when
@@ -175,8 +184,8 @@ def email_sent(ctx: StepContext, to: str | list[str], subject_contains: str | No
             return Verdict.fail(f"the judge needs the Drive file {link_to!r}, which does not exist")
         bodies = [*bodies, files[0]["webViewLink"]]
     sent = _messages(ctx, labelIds=["SENT"])
-    want = dict(to=_as_list(to), cc=_as_list(cc) if cc is not None else None, subject_contains=subject_contains,
-                body_contains=bodies, attachment=attachment)
+    want = {"to": _as_list(to), "cc": _as_list(cc) if cc is not None else None,
+            "subject_contains": subject_contains, "body_contains": bodies, "attachment": attachment}
     if count is not None:
         matching = [m for m in sent if not _mail_problems(m, **want)]
         if len(matching) != count:
@@ -390,7 +399,7 @@ def _row_key(row: list[Any]) -> list[str]:
 
 
 @judge("google.sheet_range")
-def sheet_range(ctx: StepContext, spreadsheet: str, range: str, equals: list[list[Any]],  # noqa: A002
+def sheet_range(ctx: StepContext, spreadsheet: str, range: str, equals: list[list[Any]],
                 any_order: bool = False, formatted: bool = False) -> Verdict:
     """The cells of an A1 ``range`` of the spreadsheet titled (or with id) ``spreadsheet`` equal
     ``equals`` (numbers compared as numbers, text trimmed, trailing empty cells ignored).

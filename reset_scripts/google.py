@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import glob
 import mimetypes
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Annotated, Any, Literal
@@ -51,7 +51,7 @@ def clients(ctx: StepContext) -> Any:
 
 def anchor(ctx: StepContext) -> datetime:
     """The instant google.reset ran for this task (relative times resolve against it)."""
-    return google_host(ctx).setdefault("state", {}).get("anchor") or datetime.now(timezone.utc)
+    return google_host(ctx).setdefault("state", {}).get("anchor") or datetime.now(UTC)
 
 
 def _require_reset(ctx: StepContext) -> None:
@@ -138,10 +138,12 @@ def google_reset(ctx: StepContext, snapshot: str | None = None) -> None:
     host = google_host(ctx)
     if host.get("backend") == "emulator":
         emulator = host["emulator"]
+        from ..toolkits.google.emulator.store import SnapshotError
+
         try:
             emulator.reset(snapshot)
-        except KeyError as exc:
-            raise StepFailed(f"google.reset: no emulator snapshot {snapshot!r}") from exc
+        except SnapshotError as exc:
+            raise StepFailed(f"google.reset: {exc}") from exc
     else:
         if snapshot:
             raise StepFailed("google.reset: snapshots exist only on the emulator backend")
@@ -149,7 +151,7 @@ def google_reset(ctx: StepContext, snapshot: str | None = None) -> None:
             raise StepFailed("google.reset on a real account deletes its events, mail and Drive files; "
                              "set google.allow_wipe: true in the config for a dedicated test account")
         _wipe_real_account(host["clients"])
-    host["state"] = {"task_id": ctx.task_id, "anchor": datetime.now(timezone.utc)}
+    host["state"] = {"task_id": ctx.task_id, "anchor": datetime.now(UTC)}
 
 
 def _wipe_real_account(c: Any) -> None:
@@ -345,7 +347,7 @@ def emails(ctx: StepContext, messages: list[EmailSpec] = [], eml: list[str] = []
         labels = label_ids(ctx, spec.labels)
         base = when.resolve(spec.date, "UTC", anchor(ctx)) if spec.date else anchor(ctx)
         if not isinstance(base, datetime):
-            base = datetime.combine(base, datetime.min.time(), timezone.utc).replace(hour=12)
+            base = datetime.combine(base, datetime.min.time(), UTC).replace(hour=12)
         for i in range(1, spec.repeat + 1):
             _insert_raw(ctx, _build_email(ctx, spec, i, base - timedelta(minutes=i - 1), user), labels)
     for pattern in eml:

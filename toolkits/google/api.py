@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import base64
 import os
+from collections.abc import Callable
 from email.message import EmailMessage
 from email.utils import getaddresses
-from typing import Any, Callable
+from typing import Any
 
 from .client import build_service
 
@@ -366,7 +367,7 @@ def file_link(file_id: str) -> str:
 # --- Sheets ------------------------------------------------------------------
 
 
-def read_sheet(spreadsheet_id: str, range: str, formatted: bool = False) -> list[list]:  # noqa: A002 - the API's name
+def read_sheet(spreadsheet_id: str, range: str, formatted: bool = False) -> list[list]:
     """The values of an A1 range (e.g. "Sheet1!A1:D20", "Data" for a whole tab) as rows.
     Numbers come back as numbers unless formatted=True (then as displayed strings).
     Trailing empty cells/rows are omitted, as the API does."""
@@ -375,7 +376,7 @@ def read_sheet(spreadsheet_id: str, range: str, formatted: bool = False) -> list
         spreadsheetId=spreadsheet_id, range=range, valueRenderOption=render).execute().get("values", [])
 
 
-def write_sheet(spreadsheet_id: str, range: str, rows: list[list], raw: bool = False) -> dict:  # noqa: A002
+def write_sheet(spreadsheet_id: str, range: str, rows: list[list], raw: bool = False) -> dict:
     """Write rows starting at an A1 range (e.g. "Sheet1!A1"). Strings like "=SUM(B2:B9)",
     "12" or "TRUE" are parsed as a person typing them unless raw=True. Returns the update summary."""
     return sheets.spreadsheets().values().update(
@@ -383,7 +384,7 @@ def write_sheet(spreadsheet_id: str, range: str, rows: list[list], raw: bool = F
         valueInputOption="RAW" if raw else "USER_ENTERED").execute()
 
 
-def append_rows(spreadsheet_id: str, range: str, rows: list[list]) -> dict:  # noqa: A002
+def append_rows(spreadsheet_id: str, range: str, rows: list[list]) -> dict:
     """Append rows after the last row of the table at `range` (e.g. "Sheet1!A1")."""
     return sheets.spreadsheets().values().append(
         spreadsheetId=spreadsheet_id, range=range, body={"values": rows},

@@ -15,7 +15,7 @@ reset. Accepted forms (case-insensitive)::
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 _DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
@@ -32,7 +32,7 @@ def resolve(value: str, tz: str, anchor: datetime | None = None) -> date | datet
     """A ``date`` (all-day) or an aware ``datetime``. Raises ValueError naming the value."""
     text = value.strip()
     zone = ZoneInfo(tz)
-    anchor = anchor or datetime.now(timezone.utc)
+    anchor = anchor or datetime.now(UTC)
     m = _REL.match(text.lower())
     if m:
         word, hour, minute = m.groups()
@@ -59,7 +59,7 @@ def resolve(value: str, tz: str, anchor: datetime | None = None) -> date | datet
             return day
         return datetime.combine(day, time(int(hour), int(minute), int(second or 0)), zone)
     try:
-        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(text)
     except ValueError:
         raise ValueError(
             f"cannot read the time {value!r}: use 2025-03-04, '2025-03-04 10:30', an RFC 3339 time, "
@@ -86,7 +86,7 @@ def parse_event_time(raw: dict) -> date | datetime | None:
     if not raw:
         return None
     if "dateTime" in raw:
-        parsed = datetime.fromisoformat(raw["dateTime"].replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(raw["dateTime"])
         if parsed.tzinfo is None:
             parsed = parsed.replace(tzinfo=ZoneInfo(raw.get("timeZone") or "UTC"))
         return parsed

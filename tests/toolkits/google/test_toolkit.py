@@ -9,7 +9,7 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -145,7 +145,7 @@ def test_api_without_backend_names_the_env_vars(monkeypatch: pytest.MonkeyPatch)
 
 def test_real_backend_gives_the_kernel_only_an_access_token(tmp_path: Path) -> None:
     token = tmp_path / "token.json"
-    expiry = (datetime.now(timezone.utc) + timedelta(hours=1)).replace(tzinfo=None).isoformat() + "Z"
+    expiry = (datetime.now(UTC) + timedelta(hours=1)).replace(tzinfo=None).isoformat() + "Z"
     token.write_text(json.dumps({"token": "ya29.short-lived", "refresh_token": "1//secret-refresh",
                                  "client_id": "cid.apps.googleusercontent.com", "client_secret": "shh",
                                  "token_uri": "https://oauth2.googleapis.com/token", "expiry": expiry}))
@@ -167,9 +167,9 @@ def test_real_backend_without_a_usable_token_says_how_to_fix(tmp_path: Path, tok
     if token_json is not None:
         token.write_text(token_json)
     cfg = Config.model_validate({"google": {"backend": "google", "token_file": str(token)}})
-    with pytest.raises(ToolkitError, match="deskact google login") as info:
-        with google_service(ServiceContext(0, tmp_path / "state", cfg)):
-            pass
+    with pytest.raises(ToolkitError, match="deskact google login") as info, \
+            google_service(ServiceContext(0, tmp_path / "state", cfg)):
+        pass
     assert message in str(info.value)
 
 
@@ -178,6 +178,6 @@ def test_real_backend_expired_token_without_refresh_token(tmp_path: Path) -> Non
     token.write_text(json.dumps({"token": "old", "refresh_token": "", "client_id": "c", "client_secret": "s",
                                  "expiry": "2001-01-01T00:00:00Z"}))
     cfg = Config.model_validate({"google": {"backend": "google", "token_file": str(token)}})
-    with pytest.raises(ToolkitError, match="expired and has no refresh token.*deskact google login"):
-        with google_service(ServiceContext(0, tmp_path / "state", cfg)):
-            pass
+    with pytest.raises(ToolkitError, match="expired and has no refresh token.*deskact google login"), \
+            google_service(ServiceContext(0, tmp_path / "state", cfg)):
+        pass
