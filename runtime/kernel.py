@@ -643,7 +643,6 @@ def _drain(channel: Any, msg_id: str, handle: Any) -> None:
 
 
 def _kill_kernel(kernel: _Kernel) -> None:
-    kernel.client.stop_channels()
     proc = kernel.proc
     if proc.poll() is None:
         try:
@@ -658,6 +657,10 @@ def _kill_kernel(kernel: _Kernel) -> None:
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
+    try:  # after the kill: closing sockets must never be what keeps a kernel alive
+        kernel.client.stop_channels()
+    except Exception:  # noqa: BLE001 - e.g. during interpreter shutdown
+        pass
 
 
 def sandbox_mode_for(config: Config, override: str | None) -> sandbox.Mode:
