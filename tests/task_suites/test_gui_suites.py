@@ -62,7 +62,7 @@ def test_task_is_visual_with_gui_and_reference(task: Task) -> None:
     assert task.visual, f"{task.source}: {task.id} must be visual: true"
     assert "gui" in task.toolkits, f"{task.source}: {task.id} must list toolkits: [gui]"
     assert task.reference and task.reference.strip(), f"{task.source}: {task.id} has no reference"
-    assert any(s.name == "apps.launch" or s.name == "apps.open" for s in task.reset), (
+    assert any(s.name in ("apps.launch", "apps.open", "apps.terminal") for s in task.reset), (
         f"{task.source}: {task.id} starts no app, so it is not a GUI task"
     )
 
@@ -70,7 +70,9 @@ def test_task_is_visual_with_gui_and_reference(task: Task) -> None:
 def _launched_programs(task: Task) -> set[str]:
     programs = set()
     for step in task.reset:
-        if step.name == "apps.launch":
+        if step.name == "apps.terminal":
+            programs.add("xterm")
+        elif step.name == "apps.launch":
             argv = shlex.split(step.params["cmd"])
             while argv and (argv[0] == "env" or "=" in argv[0]):  # `env VAR=value prog ...`
                 argv.pop(0)
