@@ -82,7 +82,17 @@ class Windows:
 
     def list(self) -> list[Window]:
         """All application windows, oldest first."""
-        return _parse_wmctrl(_run(["wmctrl", "-lpG"]))
+        # wmctrl exits with BadWindow when a window is destroyed between its reading the
+        # client list and reading that window's properties -- routine while waiting for a
+        # dialog to close (wait_closed failed that way in about 1 of 10 runs): retry.
+        for attempt in range(5):
+            try:
+                return _parse_wmctrl(_run(["wmctrl", "-lpG"]))
+            except RuntimeError as exc:
+                if "BadWindow" not in str(exc) or attempt == 4:
+                    raise
+                time.sleep(0.01)
+        raise AssertionError("unreachable")
 
     def titles(self) -> list[str]:
         """Titles of all application windows."""
