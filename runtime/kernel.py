@@ -502,6 +502,7 @@ class KernelSession:
             self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
             self.workspace.mkdir(parents=True, exist_ok=True)
             (self._private / "sockets").mkdir()  # bwrap would make it root-only
+            _seed_matplotlib_cache(self._private / "mpl")
             sandbox.give_to(self._private, self.uid)
             if self.uid is not None:
                 os.chown(self.workspace, self.uid, self.uid)
@@ -623,6 +624,48 @@ class KernelSession:
             _kill_kernel(kernel)
             if self.uid is not None:
                 sandbox.kill_uid(self.uid)
+
+
+_mpl_cache: Path | None = None
+_mpl_cache_lock = threading.Lock()
+
+
+def _build_matplotlib_cache() -> None:
+    """Build matplotlib's font list once per process, in a subprocess (the host never imports matplotlib)."""
+    global _mpl_cache
+    cache = Path(tempfile.gettempdir()) / f"deskact-mpl-cache-{os.getuid()}"
+    try:
+        cache.mkdir(mode=0o700, exist_ok=True)
+        if cache.stat().st_uid != os.getuid():
+            return  # someone else's directory: do not trust it
+        if not list(cache.glob("fontlist-*.json")):
+            subprocess.run(
+                [sys.executable, "-c", "import matplotlib.font_manager"],
+                env={**os.environ, "MPLCONFIGDIR": str(cache)}, capture_output=True, timeout=120, check=False,
+            )
+        if list(cache.glob("fontlist-*.json")):
+            _mpl_cache = cache
+    except (OSError, subprocess.SubprocessError):
+        pass
+
+
+def _seed_matplotlib_cache(target: Path) -> None:
+    """Each kernel has a fresh MPLCONFIGDIR; building its font list costs ~0.5 s on
+    the first ``import matplotlib.pyplot``. Copy a prebuilt one when we have it;
+    the first call starts building it in the background and does not wait."""
+    global _mpl_cache_started
+    if _mpl_cache is None:
+        with _mpl_cache_lock:
+            if not _mpl_cache_started:
+                _mpl_cache_started = True
+                threading.Thread(target=_build_matplotlib_cache, name="deskact-mpl-cache", daemon=True).start()
+        return
+    target.mkdir(exist_ok=True)
+    for font_list in _mpl_cache.glob("fontlist-*.json"):
+        shutil.copyfile(font_list, target / font_list.name)
+
+
+_mpl_cache_started = False
 
 
 def _send_interrupt(kernel: _Kernel) -> None:
