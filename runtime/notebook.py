@@ -151,6 +151,7 @@ class Env:
         self.worker = worker or Worker(self.config)
         self.task_env: TaskEnv | None = None
         self.episode: Episode | None = None
+        self._closed = False
         _current = self
 
     # -- loading --------------------------------------------------------------
@@ -176,6 +177,13 @@ class Env:
     # -- lifecycle ------------------------------------------------------------
 
     def reset(self) -> Env:
+        global _current
+        if self._closed:
+            # Reopened after close(): its own worker (display, services, kernel pools) is gone.
+            if self._own_worker:
+                self.worker = Worker(self.config)
+            self._closed = False
+        _current = self  # %%act and %deskact_screen follow the Env used last
         if self.task_env is not None:
             self.task_env.cleanup()
         self.task_env = TaskEnv(self.task, self.worker)
@@ -247,8 +255,10 @@ class Env:
         if self.task_env is not None:
             self.task_env.cleanup()
             self.task_env = None
-        if self._own_worker:
+        if self._own_worker and not self._closed:
             self.worker.close()
+        self._closed = True
+        self.episode = None
         if _current is self:
             _current = None
 
