@@ -179,6 +179,27 @@ class _NoOutputHistory(dict):  # type: ignore[type-arg]
         pass
 
 
+NO_INPUT = (
+    "input() is not available: this code runs unattended and nobody can type an answer. "
+    "Put the value in the code instead."
+)
+
+
+def _refuse_input(shell: Any) -> None:
+    """ipykernel (allow_stdin off) already refuses input(); say why in words a model acts on."""
+    kernel = getattr(shell, "kernel", None)
+    if kernel is None:
+        return
+    from IPython.core.error import StdinNotImplementedError
+
+    def refuse(*_: object, **__: object) -> str:
+        raise StdinNotImplementedError(NO_INPUT)
+
+    # ipykernel installs kernel.raw_input / kernel.getpass as builtins.input / getpass per cell.
+    kernel.raw_input = refuse
+    kernel.getpass = refuse
+
+
 def load_ipython_extension(shell: Any) -> None:
     """Loaded at kernel startup (``--IPKernelApp.extensions``), before any cell runs."""
     import sys
@@ -206,6 +227,7 @@ def load_ipython_extension(shell: Any) -> None:
         shell.user_ns_hidden[name] = exit_
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
+    _refuse_input(shell)
     shell._deskact_booted = True
 
 
