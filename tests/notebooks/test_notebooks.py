@@ -149,3 +149,32 @@ def test_05_analyze_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
         work = re.search(r"'reference': PosixPath\('(/tmp/deskact-analyze-[^/']+)/reference'\)", text)
         if work:
             shutil.rmtree(work.group(1), ignore_errors=True)
+
+
+def test_env_reopens_after_close() -> None:
+    """The notebook API outside Jupyter: close() is idempotent and reset() after it starts over."""
+    from deskact import Env
+    from deskact.runtime import notebook
+
+    env = Env.from_yaml("""
+id: nb-reopen
+instruction: Print the number 7.
+judge:
+  - answer.regex: {pattern: '\\b7\\b'}
+reference: |
+  print(7)
+  exit()
+""")
+    try:
+        env.reset()
+        assert env.run("reference").finish_reason == "done" and env.judge().reward == 1
+        env.close()
+        env.close()
+        assert notebook._current is None
+        env.reset()
+        assert notebook.current() is env
+        assert "8" in repr(env.execute("print(8)"))
+        env.run("reference")
+        assert env.judge().reward == 1
+    finally:
+        env.close()
