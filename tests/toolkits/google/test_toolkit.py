@@ -181,3 +181,24 @@ def test_real_backend_expired_token_without_refresh_token(tmp_path: Path) -> Non
     with pytest.raises(ToolkitError, match="expired and has no refresh token.*deskact google login"), \
             google_service(ServiceContext(0, tmp_path / "state", cfg)):
         pass
+
+
+GOOGLE_SUITES = ("google_calendar", "gmail", "google_drive", "google_sheets", "google_docs", "google_slides",
+                 "google_forms")
+
+
+def test_google_suites_are_api_tasks_that_start_from_a_reset() -> None:
+    """Running them is `deskact validate` (tests/task_suites/test_validate_suites.py); this is the static part."""
+    from deskact.runtime.tasks import SUITES_DIR, load_tasks
+
+    result = load_tasks([SUITES_DIR / s for s in GOOGLE_SUITES])
+    assert not result.invalid, "\n".join(map(str, result.invalid))
+    assert len(result.tasks) >= 50
+    tags: set[str] = set()
+    for task in result.tasks:
+        assert "google" in task.toolkits, task.id
+        assert not task.visual, task.id
+        assert task.reset and task.reset[0].name == "google.reset", f"{task.source}: list google.reset first"
+        assert task.reference and task.reference.strip().endswith("exit()"), task.id
+        tags.update(task.tags)
+    assert {"paging", "timezones", "search", "cross-service", "relative-time"} <= tags
