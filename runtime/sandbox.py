@@ -338,6 +338,13 @@ def bwrap_args(
     if not config.network:
         args.append("--unshare-net")
     keep = _keep_visible()
+    # A venv or checkout under /tmp (CI clones, say) vanished under the tmpfs: show it again,
+    # read-only, before the hidden dirs (task_suites) are masked inside it.
+    in_tmp = [k for k in keep if _under(k, Path("/tmp")) and k != Path("/tmp")]
+    for parent in _parents_in_tmpfs(in_tmp):
+        args += ["--perms", "0755", "--dir", str(parent)]
+    for k in in_tmp:
+        args += ["--ro-bind", str(k), str(k)]
     for path in _hidden_dirs(full_config):
         if any(_under(k, path) for k in keep):
             # The interpreter lives under it (e.g. /root/.pyenv): hide the rest, re-show what is needed.
