@@ -1,16 +1,20 @@
 """apps.terminal: an xterm that is ready for typing when the reset ends.
 
 ``apps.launch`` returns as soon as a window with the title exists. For xterm
-that is too early: measured in runs with two workers, xterm sometimes maps a
-tiny window first and grows it a moment later, and keys typed in between are
-lost (the agent's first command silently vanishes). Here bash itself sets the
-final title once it runs -- xterm only handles that escape after its terminal
-widget works -- and the step also waits for the window to reach its full size.
+that is too early: in runner runs (about 1 task in 30, most often the task
+after one that typed non-ASCII text on the same display) xterm mapped a
+one-cell 15x26 window and either grew later or stayed that way, and keys
+typed into it were lost (the agent's first command silently vanished). Here
+bash itself sets the final title once it runs -- xterm only handles that
+escape after its terminal widget works -- the step waits for the full window
+size, and a terminal that stays tiny is killed and started again.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
+import signal
 import time
 
 from Xlib import display as xdisplay
@@ -25,6 +29,11 @@ _STARTING = "deskact-terminal-starting"
 
 _MIN_SIDE = 100
 """Pixels: below this the window is still in xterm's transient tiny phase."""
+
+_GROW_S = 3.0
+"""Seconds a titled terminal gets to reach its full size. Seen in runs: an xterm stuck at
+its minimum size (15x26, one character cell) for good, with keys typed into it lost;
+starting it again fixes it."""
 
 
 def _exact(display: str, title: str) -> _x11.Window | None:
@@ -42,28 +51,51 @@ def _size(display: str, window_id: int) -> tuple[int, int] | None:
         d.close()
 
 
+def _wait_ready(display: str, title: str, timeout: float) -> tuple[_x11.Window | None, tuple[int, int] | None]:
+    """Wait for the exact title (bash is up), then up to _GROW_S for the full size."""
+    deadline = time.monotonic() + timeout
+    grow_deadline: float | None = None
+    window, size = None, None
+    while time.monotonic() < (grow_deadline or deadline):
+        window = _exact(display, title)
+        if window is not None:
+            grow_deadline = grow_deadline or min(deadline, time.monotonic() + _GROW_S)
+            size = _size(display, window.id)
+            if size is not None and min(size) >= _MIN_SIDE:
+                return window, size
+        time.sleep(0.02)
+    return window, size
+
+
 @reset_step("apps.terminal")
 def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13, timeout: float = 30) -> None:
     """Open an xterm titled ``title`` with bash in the workspace (DejaVu Sans Mono,
-    ``font_size`` pt) and wait until it takes keys: bash has started, xterm has
-    drawn its output, and the window has its full size."""
+    ``font_size`` pt, 80x24) and wait until it takes keys: bash has started, xterm
+    has drawn its output, and the window has its full size (a terminal stuck
+    at a tiny size is killed and started again, up to 3 times)."""
     if not title.strip() or title in _STARTING:
         raise StepFailed(f"apps.terminal: title {title!r} must be non-empty and not part of {_STARTING!r}")
     ready = f"printf '\\033]0;%s\\007' {shlex.quote(title)}; exec bash --norc"
-    argv = ["xterm", "-T", _STARTING, "-fa", "DejaVu Sans Mono", "-fs", str(font_size),
+    argv = ["xterm", "-T", _STARTING, "-geometry", "80x24", "-fa", "DejaVu Sans Mono", "-fs", str(font_size),
             "-e", "bash", "--norc", "-c", ready]
-    # No window wait in launch(): bash may retitle the window before the first poll sees it.
-    launch(ctx, argv, None, timeout, "apps.terminal")
     display = ctx.display or ""
-    deadline = time.monotonic() + timeout
-    size: tuple[int, int] | None = None
-    while time.monotonic() < deadline:
-        window = _exact(display, title)
-        if window is not None:
-            size = _size(display, window.id)
-            if size is not None and min(size) >= _MIN_SIDE:
-                return
-        time.sleep(0.02)
+    window, size = None, None
+    for _attempt in range(3):
+        # No window wait in launch(): bash may retitle the window before the first poll sees it.
+        launch(ctx, argv, None, timeout, "apps.terminal")
+        window, size = _wait_ready(display, title, timeout)
+        if window is None:
+            break  # never started: retrying will not help, report it
+        if size is not None and min(size) >= _MIN_SIDE:
+            return
+        if window.pid:
+            try:
+                os.kill(window.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            deadline = time.monotonic() + 5
+            while _exact(display, title) is not None and time.monotonic() < deadline:
+                time.sleep(0.02)
     titles = [w.title for w in _x11.list_windows(display)]
     raise StepFailed(
         f"apps.terminal: xterm did not become ready within {timeout:g} s"
