@@ -25,7 +25,7 @@ SUITES = [Path(__file__).resolve().parent.parent / "task_suites" / s for s in ("
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def run(model: str, workers: int, glob: str | None) -> tuple[list[TaskResult], float]:

@@ -9,7 +9,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.steps import StepContext, run_judge, run_reset
 from deskact.runtime.tasks import load_file
 

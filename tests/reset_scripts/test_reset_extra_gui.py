@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from deskact.reset_scripts._x11 import list_windows
 from deskact.runtime.steps import StepContext, StepFailed, run_reset
 
