@@ -228,6 +228,9 @@ def load_ipython_extension(shell: Any) -> None:
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
     _refuse_input(shell)
+    from . import kernel_shell
+
+    kernel_shell.install(shell)
     shell._deskact_booted = True
 
 
