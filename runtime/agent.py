@@ -78,28 +78,8 @@ class EpisodeRecord(BaseModel):
 
 
 def output_text(result: ExecResult, max_chars: int) -> str:
-    """The execution result as the model reads it, middle-truncated to ``max_chars``."""
-    parts = []
-    if result.stdout:
-        parts.append(result.stdout.rstrip("\n"))
-    if result.stderr:
-        parts.append("[stderr]\n" + result.stderr.rstrip("\n"))
-    if result.result is not None:
-        parts.append(f"Out: {result.result}")
-    if result.error is not None:
-        parts.append(result.error.traceback or f"{result.error.ename}: {result.error.evalue}")
-    if result.status == "timeout":
-        parts.append(f"[The code ran too long and was interrupted after {result.duration_s:.1f} s.]")
-    elif result.status == "kernel_died":
-        parts.append("[The kernel died (crash, os._exit or out of memory) and was restarted.]")
-    if result.images or result.images_dropped:
-        parts.append(f"[{len(result.images)} image(s) displayed" +
-                     (f", {result.images_dropped} dropped" if result.images_dropped else "") + "]")
-    text = "\n".join(parts) or "[no output]"
-    if len(text) > max_chars:
-        head, tail = text[: max_chars // 2], text[-(max_chars // 2):]
-        text = f"{head}\n[... {len(text) - len(head) - len(tail)} characters cut ...]\n{tail}"
-    return text
+    """The execution result as the model reads it (one rendering, shared with `deskact exec`)."""
+    return result.for_model(max_chars)
 
 
 def _parse_plan(text: str) -> list[str]:
