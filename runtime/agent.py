@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Callable, Literal, Protocol
+from collections.abc import Callable
+from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -83,7 +84,7 @@ def output_text(result: ExecResult, max_chars: int) -> str:
 
 
 def _parse_plan(text: str) -> list[str]:
-    items = [m.group(1).strip() for m in re.finditer(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$", text, re.M)]
+    items = [m.group(1).strip() for m in re.finditer(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$", text, re.MULTILINE)]
     return items[:12]
 
 

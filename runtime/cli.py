@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -35,7 +35,7 @@ def main(
     """deskact: run code-as-action computer agents in sandboxed kernels on real desktops."""
 
 
-def config_from(path: Optional[Path], **flags: Any) -> Any:
+def config_from(path: Path | None, **flags: Any) -> Any:
     """Load config; ``flags`` are dotted keys ("agent.model") set only when not None."""
     from .config import load_config
 
@@ -65,15 +65,15 @@ def run() -> None:
 @app.command("run")
 def run_cmd(
     paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
-    model: Optional[str] = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, scripted/FILE, human."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
-    tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
+    model: str | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, scripted/FILE, human."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
+    tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
     resume: bool = typer.Option(False, "--resume", help="Skip tasks already judged in OUT/results.jsonl."),
     keep: bool = typer.Option(False, "--keep", help="Keep each task's workspace."),
-    strategy: Optional[str] = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
-    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
-    config: Optional[Path] = ConfigOpt,
+    strategy: str | None = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
+    sandbox: str | None = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
+    config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
     from .runner import Run, RunOptions, default_out_dir
@@ -110,16 +110,18 @@ def _write_report(out_dir: Path) -> None:
 @app.command("validate")
 def validate_cmd(
     paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
-    workers: Optional[int] = typer.Option(None, "--workers", "-w"),
-    tasks: Optional[str] = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
-    config: Optional[Path] = ConfigOpt,
+    workers: int | None = typer.Option(None, "--workers", "-w"),
+    tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
+    no_explore: bool = typer.Option(False, "--no-explore", help="Skip the explore pass (only looking around must fail)."),
+    config: Path | None = ConfigOpt,
 ) -> None:
-    """Check every task: its reference solution must pass and doing nothing (noop) must fail."""
+    """Check every task: its reference must pass; doing nothing (noop) and only looking around (explore) must fail."""
     from .validate import validate
 
     try:
         cfg = config_from(config, runner__workers=workers)
-        problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks)
+        problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks,
+                                     explore=not no_explore)
     except DeskactError as exc:
         fail(exc)
     for p in problems:
@@ -132,11 +134,11 @@ def validate_cmd(
 @app.command("exec")
 def exec_cmd(
     code: str = typer.Argument(..., help="Python code (IPython syntax: !cmd and %magic work); - reads stdin."),
-    timeout: Optional[float] = typer.Option(None, "--timeout", help="Seconds before interrupt/restart (default agent.step_timeout)."),
+    timeout: float | None = typer.Option(None, "--timeout", help="Seconds before interrupt/restart (default agent.step_timeout)."),
     as_json: bool = typer.Option(False, "--json", help="Print the ExecResult as one JSON object."),
     images: str = typer.Option("count", "--images", help="With --json: count (sizes only) or base64."),
-    sandbox: Optional[str] = typer.Option(None, "--sandbox", help="none or bwrap (default sandbox.mode)."),
-    config: Optional[Path] = ConfigOpt,
+    sandbox: str | None = typer.Option(None, "--sandbox", help="none or bwrap (default sandbox.mode)."),
+    config: Path | None = ConfigOpt,
 ) -> None:
     """Run CODE in a fresh preloaded session exactly as the agent would. Exit 0 whatever the code did."""
     from .exec_code import render_json, render_text, run_code
@@ -153,7 +155,7 @@ def exec_cmd(
 
 
 @app.command("schema")
-def schema_cmd(out: Optional[Path] = typer.Option(None, "--out", help="Write here instead of stdout.")) -> None:
+def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here instead of stdout.")) -> None:
     """Print the JSON Schema of the task format (shipped as task_suites/schema.json)."""
     import json
 
@@ -167,7 +169,7 @@ def schema_cmd(out: Optional[Path] = typer.Option(None, "--out", help="Write her
 
 
 @app.command("doctor")
-def doctor_cmd(config: Optional[Path] = ConfigOpt) -> None:
+def doctor_cmd(config: Path | None = ConfigOpt) -> None:
     """List what this machine has and lacks for each capability, with the command to fix it."""
     from rich.table import Table
 
@@ -192,10 +194,10 @@ app.add_typer(emulate_app, name="emulate")
 @emulate_app.command("google")
 def emulate_google_cmd(
     port: int = typer.Option(8085, "--port", "-p", help="TCP port on 127.0.0.1 (0 = any free port)."),
-    socket: Optional[Path] = typer.Option(None, "--socket", help="Also serve on this Unix socket."),
+    socket: Path | None = typer.Option(None, "--socket", help="Also serve on this Unix socket."),
     no_tcp: bool = typer.Option(False, "--no-tcp", help="Serve only on --socket."),
-    state: Optional[Path] = typer.Option(None, "--state", help="State folder (SQLite + snapshots); default in memory."),
-    config: Optional[Path] = ConfigOpt,
+    state: Path | None = typer.Option(None, "--state", help="State folder (SQLite + snapshots); default in memory."),
+    config: Path | None = ConfigOpt,
 ) -> None:
     """Serve the Google Workspace API emulator (Calendar, Gmail, Drive, Sheets, Docs, Slides, Forms)."""
     from ..toolkits.google.emulator.cli import serve
@@ -211,7 +213,7 @@ app.add_typer(google_app, name="google")
 def google_login_cmd(
     no_browser: bool = typer.Option(False, "--no-browser", help="Print the consent URL instead of opening a browser."),
     port: int = typer.Option(0, "--port", help="Local port for the OAuth redirect (0 = any free one)."),
-    config: Optional[Path] = ConfigOpt,
+    config: Path | None = ConfigOpt,
 ) -> None:
     """One-time OAuth consent for a real Google account; saves google.token_file."""
     from ..toolkits.google.auth import login
@@ -229,11 +231,11 @@ app.add_typer(display_app, name="display")
 
 @display_app.command("up")
 def display_up_cmd(
-    width: Optional[int] = typer.Option(None, "--width", help="Screen width (default: display.width)."),
-    height: Optional[int] = typer.Option(None, "--height", help="Screen height (default: display.height)."),
-    vnc: Optional[bool] = typer.Option(None, "--vnc/--no-vnc", help="Serve it with x11vnc on 127.0.0.1."),
-    vnc_port: Optional[int] = typer.Option(None, "--vnc-port", help="x11vnc port (default: a free one)."),
-    config: Optional[Path] = ConfigOpt,
+    width: int | None = typer.Option(None, "--width", help="Screen width (default: display.width)."),
+    height: int | None = typer.Option(None, "--height", help="Screen height (default: display.height)."),
+    vnc: bool | None = typer.Option(None, "--vnc/--no-vnc", help="Serve it with x11vnc on 127.0.0.1."),
+    vnc_port: int | None = typer.Option(None, "--vnc-port", help="x11vnc port (default: a free one)."),
+    config: Path | None = ConfigOpt,
 ) -> None:
     """Start a virtual display (Xvfb + window manager), print DISPLAY=:N, keep it until Ctrl-C."""
     from .display import serve_until_interrupted

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import tempfile
-from typing import Callable
+from collections.abc import Callable
 
 from rich.console import Console
 from rich.syntax import Syntax

@@ -8,7 +8,6 @@ code path). Users debug their toolkits with it.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from .config import Config
 from .execution import ExecResult
@@ -17,27 +16,16 @@ from .kernel import KernelSession
 
 def run_code(code: str, config: Config, timeout: float | None = None, *, sandbox: str | None = None) -> ExecResult:
     """Start a session with the configured toolkits, run ``code`` once, shut everything down."""
-    from .worker import Worker, gui_env
+    from .worker import Worker
 
     with Worker(config, 0) as worker:
         has_display = config.display.mode != "none" and "gui" in config.toolkits.enabled
         toolkits = worker.toolkits_for([], has_display)
         display = worker.display() if has_display else None
-        env: dict[str, str] = {}
-        sockets: dict[str, Path] = {}
-        for tk in toolkits:
-            handle = worker.service(tk)
-            if handle is not None:
-                env.update(handle.env)
-                sockets.update(handle.sockets)
-        env.update(gui_env(config, display))
         with KernelSession(
             config,
-            preload=[(tk.name, tk.preload_code()) for tk in toolkits],
-            env=env,
-            sockets=sockets,
-            display=display.name if display is not None else None,
             sandbox=sandbox,
+            **worker.kernel_args(toolkits, display),
         ) as session:
             return session.execute(code, timeout)
 

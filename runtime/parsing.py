@@ -14,7 +14,7 @@ import re
 
 from pydantic import BaseModel
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:^[ \t]*\1[ \t]*$|\Z)", re.MULTILINE | re.DOTALL)
 PYTHON_TAGS = {"python", "py", "python3", "ipython"}
 SHELL_TAGS = {"bash", "sh", "shell", "console"}
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -12,7 +12,7 @@ from jinja2 import Environment, StrictUndefined
 _ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=False, trim_blocks=True, lstrip_blocks=True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def templates(name: str = "system") -> dict[str, str]:
     text = (resources.files("deskact.runtime") / "prompts" / f"{name}.yaml").read_text()
     return yaml.safe_load(text)

@@ -12,9 +12,9 @@ import queue
 import signal
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Callable
 
 from pydantic import BaseModel
 

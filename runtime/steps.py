@@ -21,9 +21,10 @@ import importlib
 import inspect
 import os
 import string
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
@@ -48,11 +49,11 @@ class Verdict(BaseModel):
     """The (expanded) parameters it was called with."""
 
     @classmethod
-    def ok(cls, feedback: str = "", **details: Any) -> "Verdict":
+    def ok(cls, feedback: str = "", **details: Any) -> Verdict:
         return cls(passed=True, feedback=feedback, details=details)
 
     @classmethod
-    def fail(cls, feedback: str, **details: Any) -> "Verdict":
+    def fail(cls, feedback: str, **details: Any) -> Verdict:
         return cls(passed=False, feedback=feedback, details=details)
 
 
@@ -138,7 +139,7 @@ class StepSpec:
         except ValidationError as exc:
             raise ValueError(_explain_params(self, exc)) from None
 
-    def call(self, ctx: "StepContext", params: dict[str, Any]) -> Any:
+    def call(self, ctx: StepContext, params: dict[str, Any]) -> Any:
         """Expand placeholders, parse params (so the function gets typed values, e.g. a
         mode "0644" as an int, nested models as models) and call the function."""
         raw = expand(params or {}, ctx.placeholders())

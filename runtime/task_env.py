@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .agent import ConfirmFn, Episode, StepRecord
 from .errors import DeskactError
@@ -50,7 +51,7 @@ class TaskEnv:
         for step in self.task.reset:
             try:
                 run_reset(step.name, step.params, ctx)
-            except Exception as exc:  # noqa: BLE001 - reported with the step that failed
+            except Exception as exc:
                 raise DeskactError(f"reset step `{step.name}` failed: {type(exc).__name__}: {exc}") from exc
         self.times.reset = time.monotonic() - start
 
@@ -152,7 +153,7 @@ class TaskEnv:
         self.times.cleanup = time.monotonic() - start
         return problems
 
-    def __enter__(self) -> "TaskEnv":
+    def __enter__(self) -> TaskEnv:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import difflib
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -230,7 +231,7 @@ def load_file(file: Path, suite_dir: Path | None = None) -> LoadResult:
     suite_dir = suite_dir or _suite_dir_of(file)
     result = LoadResult()
     try:
-        doc = yaml.load(file.read_text(), Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        doc = yaml.load(file.read_text(), Loader=_LineLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         result.invalid.append(

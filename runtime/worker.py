@@ -13,9 +13,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from ..toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
 from .config import Config
 from .errors import DeskactError
-from ..toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
 
 
 class Worker:
@@ -80,6 +80,23 @@ class Worker:
 
     # -- kernels --------------------------------------------------------------
 
+    def kernel_args(self, toolkits: list[Toolkit], display: Any) -> dict[str, Any]:
+        """What a kernel for these toolkits gets: preload code, env, service sockets, display."""
+        env: dict[str, str] = {}
+        sockets: dict[str, Path] = {}
+        for tk in toolkits:
+            handle = self.service(tk)
+            if handle is not None:
+                env.update(handle.env)
+                sockets.update(handle.sockets)
+        env.update(gui_env(self.config, display))
+        return {
+            "preload": [(tk.name, tk.preload_code()) for tk in toolkits],
+            "env": env,
+            "sockets": sockets,
+            "display": display.name if display else None,
+        }
+
     def pool(self, toolkits: list[Toolkit], display: Any) -> Any:
         """A warm kernel pool for this set of toolkits (kernels are never reused across tasks)."""
         from .kernel_pool import KernelPool
@@ -87,22 +104,8 @@ class Worker:
         key = tuple(tk.name for tk in toolkits) + (display.name if display else "",)
         with self._lock:
             if key not in self._pools:
-                env: dict[str, str] = {}
-                sockets: dict[str, Path] = {}
-                for tk in toolkits:
-                    handle = self.service(tk)
-                    if handle is not None:
-                        env.update(handle.env)
-                        sockets.update(handle.sockets)
-                env.update(gui_env(self.config, display))
-                pool = KernelPool(
-                    self.config,
-                    preload=[(tk.name, tk.preload_code()) for tk in toolkits],
-                    env=env,
-                    sockets=sockets,
-                    display=display.name if display else None,
-                    workspace_root=self.workspace_root(),
-                )
+                pool = KernelPool(self.config, workspace_root=self.workspace_root(),
+                                  **self.kernel_args(toolkits, display))
                 self._stack.callback(pool.close)
                 self._pools[key] = pool
             return self._pools[key]
@@ -116,7 +119,7 @@ class Worker:
     def close(self) -> None:
         self._stack.close()
 
-    def __enter__(self) -> "Worker":
+    def __enter__(self) -> Worker:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -28,7 +28,7 @@ class Usage(BaseModel):
     retries: int = 0
     calls: int = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
@@ -56,7 +56,7 @@ class Model(ABC):
     """``time.monotonic()`` by which ``reply`` must return (the agent sets it from max_time).
     Remote models shorten request timeouts and skip retries that would pass it."""
 
-    def start_episode(self, task: "Task") -> None:
+    def start_episode(self, task: Task) -> None:
         """Called once before an episode; offline models (reference, scripted) use it."""
 
     @abstractmethod
