@@ -1,8 +1,11 @@
-"""``deskact validate``: every task must reward 1 with its reference and 0 with noop.
+"""``deskact validate``: every task must reward 1 with its reference, 0 with noop and 0 with explore.
 
 A task that passes without doing anything, or fails with its own solution,
 has a broken judge, reset or reference: exactly the silent errors that make
-benchmark rewards untrustworthy.
+benchmark rewards untrustworthy. ``explore`` (a lazy agent: one read-only step
+that echoes the task, lists and cats the workspace, prints dates and ids) must
+fail too: an answer judge that matches its output, or any judge a read-only
+agent satisfies, would reward wrong agents.
 """
 
 from __future__ import annotations
@@ -25,13 +28,23 @@ class Problem(BaseModel):
     detail: str
 
 
+FAILS_WITH = {
+    "noop": "passes without the agent doing anything (judge too weak?)",
+    "explore": "passes for an agent that only looked around (judge matches incidental output?)",
+}
+
+
 def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str | None = None,
-             out: Path | None = None) -> tuple[list[Problem], int]:
-    """Returns the problems found and the number of tasks checked."""
+             out: Path | None = None, explore: bool = True) -> tuple[list[Problem], int]:
+    """Returns the problems found and the number of tasks checked.
+
+    Passes: reference (must reward 1), noop and, unless ``explore=False``, explore (must reward 0).
+    """
     base = out or Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     problems: list[Problem] = []
     checked: set[str] = set()
-    for model, want in (("reference", 1), ("noop", 0)):
+    passes = [("reference", 1), ("noop", 0)] + ([("explore", 0)] if explore else [])
+    for model, want in passes:
         opts = RunOptions(paths=paths, model=model, out=base / model, workers=workers, tasks_glob=tasks_glob)
         results: list[TaskResult] = Run(config, opts).execute()
         for res in results:
@@ -39,7 +52,7 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
             if res.status in ("error", "invalid") or res.reward != want:
                 detail = res.error or res.feedback or f"finish_reason={res.finish_reason}"
                 if res.status not in ("error", "invalid") and want == 0:
-                    detail = "passes without the agent doing anything (judge too weak?)"
+                    detail = FAILS_WITH[model]
                 problems.append(Problem(task_id=res.task_id, model=model, status=res.status,
                                         reward=res.reward, detail=detail))
     return problems, len(checked)

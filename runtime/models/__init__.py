@@ -4,7 +4,8 @@ Names: ``anthropic/<model>`` (Messages API), ``openai/<model>`` (Chat
 Completions, also any OpenAI-compatible server through
 ``providers.openai.base_url``), ``google/<model>`` (the ``google-genai`` SDK;
 ``google-generativeai`` is deprecated by Google and not used), and the offline
-``reference``, ``noop``, ``scripted/<file>``, ``human``.
+``reference``, ``noop``, ``explore`` (read-only looking around), ``scripted/<file>``,
+``human``.
 
 Each provider's SDK is imported lazily, when a model of that provider is first
 used. Provider settings live in ``config.providers.<name>`` (base_url,
@@ -24,7 +25,7 @@ from .base import Message, Model, ModelReply, Usage
 from .retry import ModelCallError
 
 PROVIDERS = ("anthropic", "openai", "google")
-OFFLINE = ("reference", "noop", "scripted/<file>", "human")
+OFFLINE = ("reference", "noop", "explore", "scripted/<file>", "human")
 
 __all__ = [
     "Message",
@@ -59,6 +60,10 @@ def make_model(
         from .offline import Noop
 
         return Noop()
+    if name == "explore":
+        from .offline import Explore
+
+        return Explore()
     if name == "human":
         from .offline import Human
 

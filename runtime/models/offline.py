@@ -1,4 +1,4 @@
-"""Models that need no network: reference, noop, scripted/<file>, human."""
+"""Models that need no network: reference, noop, explore, scripted/<file>, human."""
 
 from __future__ import annotations
 
@@ -73,6 +73,42 @@ class Noop(Model):
 
     def reply(self, system: str, messages: list[Message]) -> ModelReply:
         return _timed(EXIT_REPLY, time.monotonic())
+
+
+class Explore(Model):
+    """Only looks around (one read-only step: explore_probe.py), then exits.
+
+    A lazy agent's baseline: it echoes the task and prints the workspace
+    listing, the first lines of small files, system facts, open windows and
+    Google titles. Every task it 'solves' has a judge that matches incidental
+    output or accepts an unchanged environment (``deskact validate`` runs it).
+    """
+
+    name = "explore"
+    code_only = True
+
+    def __init__(self) -> None:
+        self._instruction = ""
+        self._sent = False
+
+    def start_episode(self, task: Task) -> None:
+        self._instruction = task.instruction
+        self._sent = False
+
+    def reply(self, system: str, messages: list[Message]) -> ModelReply:
+        started = time.monotonic()
+        if self._sent:
+            return _timed(EXIT_REPLY, started)
+        self._sent = True
+        # The first user message holds the instruction as the agent saw it (${WORKSPACE} expanded).
+        first = next((m.text for m in messages if m.role == "user"), self._instruction)
+        return _timed(python_block(explore_code(first)), started)
+
+
+def explore_code(instruction: str) -> str:
+    """The explore step: the probe's source, one call, and exit()."""
+    probe = (Path(__file__).parent / "explore_probe.py").read_text(encoding="utf-8")
+    return f"{probe}\n_deskact_explore({instruction!r})\ndel _deskact_explore\nexit()\n"
 
 
 class Scripted(Model):

@@ -1,0 +1,48 @@
+"""validate(): reference must pass, noop and explore must fail; explore catches loose answer judges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from deskact.runtime.config import Config
+from deskact.runtime.validate import FAILS_WITH, validate
+
+SUITE = r"""
+defaults:
+  reset:
+    - files.write: {path: "${WORKSPACE}/app.log", content: "a [ERROR] x\nb [INFO] y\nc [ERROR] z\n"}
+tasks:
+  - id: v-loose
+    instruction: How many lines of ${WORKSPACE}/app.log have the level ERROR? Print the number.
+    judge:
+      - answer.regex: {pattern: '(?<!\d)2(?!\d)'}  # a 2 anywhere: a date in ls -l output will do
+    reference: |
+      print(open("app.log").read().count("[ERROR]"))
+      exit()
+  - id: v-tight
+    instruction: >-
+      How many lines of ${WORKSPACE}/app.log have the level ERROR? Print only the number, on a line
+      of its own.
+    judge:
+      - answer.regex: {pattern: '(?m)^\s*2\s*$'}
+    reference: |
+      print(open("app.log").read().count("[ERROR]"))
+      exit()
+"""
+
+
+@pytest.mark.slow
+def test_explore_pass_flags_only_the_loose_judge(tmp_path: Path) -> None:
+    folder = tmp_path / "suite_v"
+    folder.mkdir()
+    (folder / "tasks.yaml").write_text(SUITE)
+    config = Config()
+    problems, checked = validate(config, [str(folder)], workers=1, out=tmp_path / "out")
+    assert checked == 2
+    assert [(p.task_id, p.model, p.reward, p.detail) for p in problems] == [
+        ("v-loose", "explore", 1, FAILS_WITH["explore"])
+    ]
+    assert "only looked around" in FAILS_WITH["explore"]
+    skipped, _ = validate(config, [str(folder)], workers=1, out=tmp_path / "out2", explore=False)
+    assert skipped == []
