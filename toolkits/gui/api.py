@@ -260,49 +260,62 @@ class Keyboard:
     def type(self, text: str, interval: float = 0.0) -> None:
         """Type `text` into the focused window, exactly, any Unicode (é, ß, 日本, emoji).
         "\\n" presses Enter and "\\t" Tab. Click or activate the target window first."""
-        for is_ascii, run in _runs(text):
-            if is_ascii:
-                pag = _pyautogui()
-                for i, ch in enumerate(run):
-                    pag.press(ch, _pause=False)
-                    if interval:
-                        time.sleep(interval)
-                    elif i + 1 < len(run) and run[i + 1] == ch:
-                        time.sleep(_REPEAT_GAP_S)
-            else:
-                # pyautogui drops characters outside its keymap (and xdotool loses some).
-                from .unicode_keys import type_unicode
-
-                _pyautogui()  # same DISPLAY checks, and its pending events go first
-                type_unicode(run, interval)
+        # Not pyautogui.write: it guesses Shift from the character ("<" came out as ">") and
+        # drops characters outside its table; the keyboard map says which key and level.
+        _check_failsafe()
+        _typer().type(text, interval)
 
     def press(self, key: str, presses: int = 1) -> None:
         """Press and release one key, e.g. press("enter"), press("down", presses=3)."""
+        if len(key) == 1:
+            _check_failsafe()
+            _typer().type(key * presses, _REPEAT_GAP_S if presses > 1 else 0.0)
+            return
         _pyautogui().press(_key(key), presses=presses, interval=_REPEAT_GAP_S if presses > 1 else 0.0)
 
     def hotkey(self, *keys: str) -> None:
         """Press keys together, e.g. hotkey("ctrl", "s"), hotkey("ctrl", "shift", "t")."""
-        _pyautogui().hotkey(*[_key(k) for k in keys])
+        names = [_key(k) for k in keys]  # check every name before pressing any
+        _check_failsafe()
+        for name in names:
+            self._down(name)
+        for name in reversed(names):
+            self._up(name)
 
     def down(self, key: str) -> None:
         """Hold a key down (e.g. "shift" while clicking). Release it with keyboard.up(key)."""
-        _pyautogui().keyDown(_key(key))
+        self._down(_key(key))
 
     def up(self, key: str) -> None:
         """Release a key held with keyboard.down(key)."""
-        _pyautogui().keyUp(_key(key))
+        self._up(_key(key))
 
-
-def _runs(text: str) -> list[tuple[bool, str]]:
-    """Split text into runs pyautogui types correctly (printable ASCII, \\n, \\t) and the rest."""
-    runs: list[tuple[bool, str]] = []
-    for ch in text:
-        plain = ch in "\n\t" or 32 <= ord(ch) < 127
-        if runs and runs[-1][0] == plain:
-            runs[-1] = (plain, runs[-1][1] + ch)
+    @staticmethod
+    def _down(key: str) -> None:
+        if len(key) == 1:
+            _typer().down(key)  # a character: its key and level from the keyboard map
         else:
-            runs.append((plain, ch))
-    return runs
+            _pyautogui().keyDown(key)
+
+    @staticmethod
+    def _up(key: str) -> None:
+        if len(key) == 1:
+            _typer().up(key)
+        else:
+            _pyautogui().keyUp(key)
+
+
+def _typer() -> Any:
+    from .unicode_keys import typer
+
+    _pyautogui()  # same DISPLAY checks, and its pending events go first
+    return typer()
+
+
+def _check_failsafe() -> None:
+    """pyautogui's fail-safe (pointer in a screen corner aborts), for keys sent without it."""
+    if settings().failsafe:
+        _pyautogui().failSafeCheck()
 
 
 class Screen:
