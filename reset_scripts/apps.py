@@ -16,6 +16,7 @@ from pathlib import Path
 import psutil
 
 from ..runtime.steps import StepContext, StepFailed, reset_step
+from ..toolkits.gui.app_env import app_env
 from . import _x11
 
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
@@ -71,7 +72,7 @@ def _need_display(ctx: StepContext, step: str) -> str:
 def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float, step: str) -> None:
     display = _need_display(ctx, step)
     argv = app_argv(argv, display)
-    env = ctx.env()
+    env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
     env["DISPLAY"] = display
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:

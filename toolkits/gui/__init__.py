@@ -10,6 +10,7 @@ from typing import Any
 
 from ...runtime.config import Config
 from ..base import Toolkit
+from .app_env import GUI_APP_ENV
 
 
 def kernel_env(config: Config, display: Any = None) -> dict[str, str]:
@@ -21,16 +22,22 @@ def kernel_env(config: Config, display: Any = None) -> dict[str, str]:
     pixels with the same ``fit_scale`` the runtime uses for its screenshots.
     The kernel measures the real screen itself, so ``display`` (a Display, a
     name or None) does not change the values; it is accepted for callers.
+
+    On a virtual display, apps the agent starts any way (subprocess, ``!mousepad &``,
+    a shell in xterm) also get ``GUI_APP_ENV`` (GTK settings that stick without D-Bus).
     """
     attach = config.display.mode == "attach"
     pause = config.gui.pause if config.gui.pause is not None else (0.05 if attach else 0.0)
     failsafe = config.gui.failsafe if config.gui.failsafe is not None else attach
-    return {
+    env = {
         "DESKACT_GUI_PAUSE": repr(float(pause)),
         "DESKACT_GUI_FAILSAFE": "true" if failsafe else "false",
         "DESKACT_OBSERVATION_MAX_WIDTH": str(config.observation.max_width),
         "DESKACT_OBSERVATION_MAX_HEIGHT": str(config.observation.max_height),
     }
+    if not attach:  # a person's desktop keeps its own settings backend
+        env.update(GUI_APP_ENV)
+    return env
 
 
 SUMMARY = """\

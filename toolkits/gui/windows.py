@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .api import _from_screen, _run
+from .app_env import app_env
 
 
 @dataclass(frozen=True)
@@ -196,6 +197,7 @@ class Apps:
             raise FileNotFoundError(f"cannot launch {command!r}: {argv[0] if argv else 'empty command'} not found")
         proc = subprocess.Popen(
             argv,
+            env=app_env(),  # GTK settings that stick without D-Bus, see GUI_APP_ENV
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
