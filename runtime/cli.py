@@ -65,7 +65,7 @@ def run() -> None:
 @app.command("run")
 def run_cmd(
     paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
-    model: str | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, scripted/FILE, human."),
+    model: str | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, explore, scripted/FILE, human."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
