@@ -1,0 +1,81 @@
+"""Plausible wrong solutions of built-in tasks must get reward 0, failed by the judge meant to catch them.
+
+Each case is a mistake a real agent makes (copy instead of move, a duplicate
+instead of an edit, a listing instead of the answer). Each passed the task's
+judges before they were tightened; `deskact validate` cannot see these (its
+explore pass only looks around), so they are pinned here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from textwrap import dedent
+
+import pytest
+import yaml
+from deskact.runtime.config import Config
+from deskact.runtime.runner import Run, RunOptions
+from deskact.runtime.tasks import SUITES_DIR
+
+# task id -> (suite, wrong code, judge that must fail)
+WRONG: dict[str, tuple[str, str, str]] = {
+    "os-move-large-files": ("os", """
+        import os, pathlib, shutil
+        W = pathlib.Path(os.environ["WORKSPACE"])
+        (W / "large").mkdir(exist_ok=True)
+        for p in list((W / "data").rglob("*")):
+            if p.is_file() and p.stat().st_size > 1048576:
+                shutil.copy(p, W / "large" / p.name)   # copied, not moved
+        (W / "data" / "backup.iso").unlink()
+        """, "files.absent"),
+    "os-json-top-scorer": ("os", """
+        import json, os
+        for u in json.load(open(os.environ["WORKSPACE"] + "/users.json")):
+            print(u["email"], u["score"])              # every user, not the answer
+        """, "answer.regex"),
+    "gcal-move-dentist-tomorrow": ("google_calendar", """
+        from datetime import datetime, timedelta
+        from zoneinfo import ZoneInfo
+        tz = calendar.calendars().get(calendarId="primary").execute()["timeZone"]
+        day = datetime.now(ZoneInfo(tz)).date() + timedelta(days=1)
+        at = lambda h, m: {"dateTime": datetime.combine(day, datetime.min.time()).replace(hour=h, minute=m).isoformat(), "timeZone": tz}
+        calendar.events().insert(calendarId="primary", body={"summary": "Dentist", "location": "Rue Cler 3",
+            "start": at(11, 0), "end": at(11, 45)}).execute()   # a second event; the 09:00 one stays
+        """, "google.event_absent"),
+    "gmail-vacation-draft": ("gmail", """
+        body = "Hello,\\nmay I take leave from 4 August to 8 August 2025?\\nThanks"
+        create_draft("boss@example.com", "Vacation request", body)
+        send_email("boss@example.com", "Vacation request", body)   # told not to send
+        """, "google.email_state"),
+    "gmail-attachment-to-drive": ("gmail", """
+        upload_text("agenda.txt", "09:00 Keynote\\n12:00 Lunch\\n")   # part of the attachment
+        """, "google.drive_file"),
+    "drive-move-pdfs": ("google_drive", """
+        folder = drive.files().create(body={"name": "PDFs", "mimeType": "application/vnd.google-apps.folder"}).execute()["id"]
+        for f in find_files(mime_type="application/pdf", parent="root"):
+            drive.files().copy(fileId=f["id"], body={"name": f["name"], "parents": [folder]}).execute()  # copies
+        """, "google.drive_file"),
+    "drive-copy-template": ("google_drive", """
+        reports = find_files(name="Reports", mime_type="application/vnd.google-apps.folder")[0]["id"]
+        upload_text("Report 2025.txt", "Summary:\\n", parent=reports)   # not a copy of the template
+        """, "google.drive_file"),
+    "drive-find-budget-sheet": ("google_drive", """
+        for f in find_files(mime_type="application/vnd.google-apps.spreadsheet"):
+            print(f["name"])                                # every spreadsheet
+        """, "answer.regex"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("task_id", sorted(WRONG))
+def test_wrong_solution_is_rejected(task_id: str, tmp_path: Path) -> None:
+    suite, code, judge_name = WRONG[task_id]
+    script = tmp_path / "wrong.yaml"
+    script.write_text(yaml.safe_dump([f"```python\n{dedent(code).strip()}\nexit()\n```"]))
+    opts = RunOptions(paths=[str(SUITES_DIR / suite)], model=f"scripted/{script}", out=tmp_path / "out",
+                      tasks_glob=task_id)
+    (result,) = Run(Config(), opts).execute()
+    assert result.status == "failed", f"{result.status}: {result.error or result.feedback}"
+    failing = [v.judge for v in result.verdicts if not v.passed]
+    assert judge_name in failing, f"failed by {failing}, expected {judge_name}: {result.feedback}"
+    assert not any(v.error for v in result.verdicts), result.feedback
