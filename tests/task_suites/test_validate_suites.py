@@ -1,4 +1,4 @@
-"""`deskact validate` over every built-in suite: reference rewards 1, noop rewards 0."""
+"""`deskact validate` over every built-in suite: reference rewards 1, noop and explore reward 0."""
 
 from pathlib import Path
 
