@@ -136,10 +136,16 @@ def _messages(ctx: StepContext, **params: Any) -> list[dict]:
 
 
 def _mail_problems(m: dict, to: list[str] | None, cc: list[str] | None, subject_contains: str | None,
-                   body_contains: list[str], attachment: str | None) -> list[str]:
+                   body_contains: list[str], attachment: str | None,
+                   body_excludes: list[str] = (), only_to: bool = False) -> list[str]:
     problems = []
     if to is not None and not _lower_set(to) <= _lower_set(m["to"]):
         problems.append(f"is addressed to {m['to']} instead of {to}")
+    elif to is not None and only_to and _lower_set(m["to"]) - _lower_set(to):
+        problems.append(f"is also addressed to {sorted(_lower_set(m['to']) - _lower_set(to))}")
+    for text in body_excludes:
+        if text.lower() in m["body"].lower():
+            problems.append(f"has a body that should not contain {text!r}")
     if cc is not None and not _lower_set(cc) <= _lower_set(m["cc"]):
         problems.append(f"has cc {m['cc']} instead of {cc}")
     if subject_contains is not None and subject_contains.lower() not in m["subject"].lower():
@@ -172,12 +178,18 @@ def _as_list(value: str | list[str] | None) -> list[str]:
 @judge("google.email_sent")
 def email_sent(ctx: StepContext, to: str | list[str], subject_contains: str | None = None,
                body_contains: str | list[str] | None = None, cc: str | list[str] | None = None,
-               attachment: str | None = None, link_to: str | None = None, count: int | None = None) -> Verdict:
+               attachment: str | None = None, link_to: str | None = None, count: int | None = None,
+               only_to: bool = False, body_excludes: str | list[str] | None = None,
+               not_link_to: str | list[str] | None = None) -> Verdict:
     """A sent message addressed to ``to`` (all of them, among To) with a subject and body containing
     the texts (case-insensitive), cc'ing ``cc`` and carrying the attachment named ``attachment``.
     ``link_to``: the name of a Drive file whose web link (webViewLink) the body must contain.
-    ``count``: exactly this many sent messages match."""
+    ``count``: exactly this many sent messages match. ``only_to``: no To recipient beyond ``to``.
+    ``body_excludes`` / ``not_link_to``: texts / Drive files' links the body must not contain."""
     bodies = _as_list(body_contains)
+    excludes = _as_list(body_excludes)
+    for name in _as_list(not_link_to):
+        excludes += [f["webViewLink"] for f in drive_find(ctx, name, None, None, False)]
     if link_to is not None:
         files = drive_find(ctx, link_to, None, None, False)
         if not files:
@@ -185,7 +197,8 @@ def email_sent(ctx: StepContext, to: str | list[str], subject_contains: str | No
         bodies = [*bodies, files[0]["webViewLink"]]
     sent = _messages(ctx, labelIds=["SENT"])
     want = {"to": _as_list(to), "cc": _as_list(cc) if cc is not None else None,
-            "subject_contains": subject_contains, "body_contains": bodies, "attachment": attachment}
+            "subject_contains": subject_contains, "body_contains": bodies, "attachment": attachment,
+            "body_excludes": excludes, "only_to": only_to}
     if count is not None:
         matching = [m for m in sent if not _mail_problems(m, **want)]
         if len(matching) != count:
@@ -396,6 +409,22 @@ def _row_key(row: list[Any]) -> list[str]:
         except (TypeError, ValueError):
             out.append(str(x).strip())
     return out
+
+
+@judge("google.sheet_tabs")
+def sheet_tabs(ctx: StepContext, spreadsheet: str, names: list[str]) -> Verdict:
+    """The spreadsheet titled (or with id) ``spreadsheet`` has exactly the tabs ``names``, in order."""
+    files = _find_by_title(ctx, spreadsheet, MIME_SHORT["spreadsheet"])
+    if not files:
+        return _missing_doc(ctx, spreadsheet, MIME_SHORT["spreadsheet"], "spreadsheet")
+    api = clients(ctx).sheets
+    seen = []
+    for f in files:
+        tabs = [s["properties"]["title"] for s in api.spreadsheets().get(spreadsheetId=f["id"]).execute()["sheets"]]
+        if tabs == names:
+            return Verdict.ok(f"{spreadsheet!r} has the tabs {names}")
+        seen.append(tabs)
+    return Verdict.fail(f"{spreadsheet!r} should have the tabs {names} but has {seen[0] if len(seen) == 1 else seen}")
 
 
 @judge("google.sheet_range")

@@ -114,6 +114,27 @@ def test_email_sent(g: StepContext) -> None:
     bad("google.email_sent", {"to": "ann@x.com", "link_to": "Nope"}, g, "needs the Drive file 'Nope'")
 
 
+def test_email_sent_only_to_and_excluded_texts(g: StepContext) -> None:
+    run_reset("google.drive_files", {"files": [{"name": "Q2", "mime_type": "document"},
+                                               {"name": "Q3", "mime_type": "document"}]}, g)
+    links = {f["name"]: f["webViewLink"] for f in
+             c(g).drive.files().list(fields="files(name,webViewLink)").execute()["files"]}
+    _send(g, "team@x.com, boss@x.com", "Plans", f"New: {links['Q3']} old: {links['Q2']}")
+    ok("google.email_sent", {"to": "team@x.com", "link_to": "Q3"}, g)
+    bad("google.email_sent", {"to": "team@x.com", "only_to": True}, g, "is also addressed to ['boss@x.com']")
+    bad("google.email_sent", {"to": "team@x.com", "link_to": "Q3", "not_link_to": "Q2"}, g,
+        "has a body that should not contain 'http")
+    bad("google.email_sent", {"to": "team@x.com", "body_excludes": "old:"}, g,
+        "has a body that should not contain 'old:'")
+
+
+def test_sheet_tabs(g: StepContext) -> None:
+    run_reset("google.spreadsheet", {"title": "Inv", "sheets": {"2025": [["a"]], "Copy": [["a"]]}}, g)
+    ok("google.sheet_tabs", {"spreadsheet": "Inv", "names": ["2025", "Copy"]}, g)
+    bad("google.sheet_tabs", {"spreadsheet": "Inv", "names": ["2025"]}, g,
+        "'Inv' should have the tabs ['2025'] but has ['2025', 'Copy']")
+
+
 def test_email_sent_with_nothing_sent(g: StepContext) -> None:
     run_reset("google.emails", {"messages": [{"subject": "Inbox only"}]}, g)
     bad("google.email_sent", {"to": "ann@x.com"}, g, "there are no sent messages")
