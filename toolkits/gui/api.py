@@ -277,10 +277,14 @@ class Keyboard:
         """Press keys together, e.g. hotkey("ctrl", "s"), hotkey("ctrl", "shift", "t")."""
         names = [_key(k) for k in keys]  # check every name before pressing any
         _check_failsafe()
-        for name in names:
-            self._down(name)
-        for name in reversed(names):
-            self._up(name)
+        pressed: list[str] = []
+        try:
+            for name in names:
+                self._down(name)
+                pressed.append(name)
+        finally:  # never leave a modifier held down after an error
+            for name in reversed(pressed):
+                self._up(name)
 
     def down(self, key: str) -> None:
         """Hold a key down (e.g. "shift" while clicking). Release it with keyboard.up(key)."""
