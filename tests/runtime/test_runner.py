@@ -9,15 +9,25 @@ import time
 from pathlib import Path
 from textwrap import dedent
 
+import pytest
+
 from deskact.runtime.config import Config
-from deskact.runtime.steps import StepContext, Verdict, judge
 from deskact.runtime.results import read_results
 from deskact.runtime.runner import Run, RunOptions
+from deskact.runtime.steps import REGISTRY, StepContext, Verdict, judge
 
-@judge("testing.crash")
-def crashing_judge(ctx: StepContext) -> Verdict:
-    """A judge with a bug: its exception must become an error verdict, never a dropped task."""
-    return Verdict.ok(str(1 / 0))
+
+@pytest.fixture(autouse=True)
+def crashing_judge():
+    """A judge with a bug, registered only while these tests run (the shipped docs and schema
+    list the built-in steps): its exception must become an error verdict, never a dropped task."""
+
+    @judge("testing.crash")
+    def crash(ctx: StepContext) -> Verdict:
+        return Verdict.ok(str(1 / 0))
+
+    yield
+    REGISTRY["judge"].pop("testing.crash", None)
 
 
 SUITE = """
