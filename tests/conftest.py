@@ -1,11 +1,18 @@
 """Fixtures shared by all tests."""
 
-import pytest
-
-
 # --- displays (issue 3) -------------------------------------------------------
 import shutil as _shutil
-from typing import Iterator as _Iterator
+from collections.abc import Iterator as _Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from deskact.runtime.display import Display
+    from deskact.runtime.steps import StepContext
+    from deskact.toolkits.base import ServiceHandle
 
 
 @pytest.fixture
@@ -38,3 +45,39 @@ def no_orphan_kernels() -> _Iterator[None]:
     while (left := kernel_processes(owner=os.getpid())) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"ipykernel processes outlived the test session: {left}"
+
+
+# --- steps and judges ---------------------------------------------------------
+@pytest.fixture
+def ctx(tmp_path: "Path") -> "StepContext":
+    """A workspace, a fixture folder and a gold folder, all empty."""
+    from deskact.runtime.steps import StepContext
+
+    for d in ("ws", "files", "gold", "home"):
+        (tmp_path / d).mkdir()
+    return StepContext(workspace=tmp_path / "ws", files=tmp_path / "files", home=tmp_path / "home",
+                       gold=tmp_path / "gold", task_id="t")
+
+
+@pytest.fixture(scope="module")
+def handle(tmp_path_factory: pytest.TempPathFactory) -> _Iterator["ServiceHandle"]:
+    """One Google emulator service for the module (reset per test by ``g``)."""
+    from deskact.runtime.config import Config
+    from deskact.toolkits.base import ServiceContext
+    from deskact.toolkits.google.service import google_service
+
+    with google_service(ServiceContext(0, tmp_path_factory.mktemp("g"), Config())) as h:
+        yield h
+
+
+@pytest.fixture
+def g(ctx: "StepContext", handle: "ServiceHandle") -> "StepContext":
+    """``ctx`` wired to the Google emulator, reset to empty."""
+    from dataclasses import replace
+
+    from deskact.runtime.config import Config
+    from deskact.runtime.steps import run_reset
+
+    gctx = replace(ctx, services={"google": handle.host}, config=Config())
+    run_reset("google.reset", {}, gctx)
+    return gctx

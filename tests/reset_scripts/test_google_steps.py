@@ -2,31 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from deskact.runtime.config import Config
 from deskact.runtime.steps import StepContext, StepFailed, lookup, run_reset
-from deskact.toolkits.base import ServiceContext, ServiceHandle
 from deskact.toolkits.google import when
-from deskact.toolkits.google.service import google_service
-
-
-@pytest.fixture(scope="module")
-def handle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceHandle]:
-    with google_service(ServiceContext(0, tmp_path_factory.mktemp("g"), Config())) as h:
-        yield h
-
-
-@pytest.fixture
-def g(ctx: StepContext, handle: ServiceHandle) -> StepContext:
-    gctx = replace(ctx, services={"google": handle.host}, config=Config())
-    run_reset("google.reset", {}, gctx)
-    return gctx
 
 
 def c(g: StepContext) -> Any:
