@@ -14,7 +14,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -24,35 +23,14 @@ from deskact.runtime.display import Display
 from deskact.runtime.observation import capture, decode
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gui_testing import file_holds, run_gui, wait_until
 from PIL import ImageChops
 
 pytestmark = pytest.mark.display
 
 UNICODE = "Grüße, naïve café — 日本語 ✓ Ωμέγα"
-
-
-def run_gui(display: Display, code: str, cwd: Path, config: Config | None = None, timeout: float = 120) -> str:
-    """Run toolkit code as the kernel would: the toolkit's preload, then ``code``."""
-    config = config or Config()
-    env = {**os.environ, **kernel_env(config, display), "DISPLAY": display.name, "HOME": str(cwd)}
-    program = load_toolkit("gui").preload_code() + textwrap.dedent(code)
-    proc = subprocess.run(
-        [sys.executable, "-c", program], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    assert proc.returncode == 0, f"toolkit code failed:\n{proc.stderr}"
-    return proc.stdout
-
-
-def wait_until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting until {what}")
-        time.sleep(0.05)
-
-
-def file_holds(path: Path, text: str) -> Callable[[], bool]:
-    return lambda: path.is_file() and path.read_text(encoding="utf-8") == text
 
 
 def frame(display: Display, box: tuple[int, int, int, int] | None = None):

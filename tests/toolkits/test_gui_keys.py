@@ -8,12 +8,7 @@ typed line to a file (xterm reads the keyboard map lazily, the hardest client to
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import textwrap
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import psutil
@@ -24,36 +19,13 @@ from deskact.runtime.steps import StepContext, run_reset
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
 
+sys.path.insert(0, str(Path(__file__).parent))
+from gui_testing import file_holds, run_gui, wait_until
+
 pytestmark = pytest.mark.display
 
 PRINTABLE = "".join(chr(c) for c in range(32, 127))
 SHELL_LINE = """echo "a<b" 'c>d' | tr -d '&;$!' >> out.txt 2>&1 && ls {x,y}[0-9] (z) ~/p^q\\r %@`#"""
-
-
-def run_gui(display: Display, code: str, cwd: Path, timeout: float = 120, env_drop: tuple[str, ...] = ()) -> str:
-    """Run toolkit code as a fresh kernel would (new process, new X connections)."""
-    config = Config()
-    env = {**os.environ, **kernel_env(config, display), "DISPLAY": display.name, "HOME": str(cwd)}
-    for name in env_drop:
-        env.pop(name, None)
-    program = load_toolkit("gui").preload_code() + textwrap.dedent(code)
-    proc = subprocess.run(
-        [sys.executable, "-c", program], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-    )
-    assert proc.returncode == 0, f"toolkit code failed:\n{proc.stderr}"
-    return proc.stdout
-
-
-def wait_until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout}s waiting until {what}")
-        time.sleep(0.05)
-
-
-def file_holds(path: Path, text: str) -> Callable[[], bool]:
-    return lambda: path.is_file() and path.read_text(encoding="utf-8") == text
 
 
 def start_cat(display: Display, cwd: Path, out: str, title: str) -> None:
