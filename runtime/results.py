@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -132,6 +131,3 @@ class ResultsWriter:
     def close(self) -> None:
         self._file.close()
 
-
-def write_json(path: Path, data: object) -> None:
-    path.write_text(json.dumps(data, indent=1, default=str))

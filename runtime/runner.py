@@ -195,7 +195,8 @@ class Run:
                 th.join()
             raise
         finally:
-            signal.signal(signal.SIGTERM, previous) if previous is not None else None
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
             writer.close()
         if failures:
             raise DeskactError(f"worker failed: {type(failures[0]).__name__}: {failures[0]}")

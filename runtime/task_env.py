@@ -70,9 +70,6 @@ class TaskEnv:
             task_id=self.task.id,
         )
 
-    def instruction(self) -> str:
-        return render("task", instruction=self.expand(self.task.instruction)).removeprefix("Task: ")
-
     def expand(self, text: str) -> str:
         from .steps import expand
 
