@@ -269,8 +269,7 @@ class Episode:
         image = self._grab()
         rec.screenshot = image
         text = render(
-            "observation", output=output_text(result, self.config.kernel.model_output_chars),
-            restarted=result.restarted, note=rec.note,
+            "observation", output=output_text(result, self.config.kernel.model_output_chars), note=rec.note,
         )
         self._push_user(text, image)
         if result.exited:

@@ -68,8 +68,8 @@ class ExecResult(BaseModel):
                 + ("; the kernel was restarted, so earlier variables and imports are gone.]" if self.restarted else ".]")
             )
         elif self.status == "kernel_died":
-            parts.append("[The kernel died (crash, os._exit or out of memory) and was restarted; "
-                         "earlier variables and imports are gone.]")
+            parts.append("[The kernel died (crash, os._exit or out of memory); the kernel was restarted, "
+                         "so earlier variables and imports are gone.]")
         if self.images or self.images_dropped:
             parts.append(f"[{len(self.images)} image(s) displayed"
                          + (f", {self.images_dropped} dropped" if self.images_dropped else "") + "]")
