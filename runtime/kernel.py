@@ -62,6 +62,9 @@ _IMAGE_TYPES = ("image/png", "image/jpeg")
 # interpreter: a thread that exits would SIGKILL its kernels through PDEATHSIG.
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-kernel-spawn")
 _zmq = zmq.Context()
+# The client connects before the kernel has bound its ipc sockets; zmq retries
+# every RECONNECT_IVL (100 ms by default), which added 0-100 ms to every start.
+_zmq.setsockopt(zmq.RECONNECT_IVL, 5)
 _live: weakref.WeakSet[KernelSession] = weakref.WeakSet()
 _live_lock = threading.Lock()
 
@@ -537,7 +540,7 @@ class KernelSession:
         if self.uid is not None:
             os.chown(conn, self.uid, self.uid)
         inner = [
-            sys.executable, "-m", "ipykernel_launcher", "-f", str(conn),
+            sys.executable, "-m", "deskact.runtime.kernel_launcher", "-f", str(conn),
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
             "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]

@@ -202,7 +202,13 @@ def _refuse_input(shell: Any) -> None:
 
 def load_ipython_extension(shell: Any) -> None:
     """Loaded at kernel startup (``--IPKernelApp.extensions``), before any cell runs."""
+    import gc
     import sys
+
+    # kernel_launcher turned collection off for the imports: what they made lives
+    # as long as the kernel, so it goes to the permanent generation, unscanned.
+    gc.freeze()
+    gc.enable()
 
     limit = int(os.environ.get(CAPTURE_VAR, "4000000"))
     # ipykernel echoes fd-level output (subprocesses) to its original stdout and

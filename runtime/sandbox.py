@@ -162,7 +162,8 @@ def kernel_processes(owner: int | None = None) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            if b"ipykernel" not in (entry / "cmdline").read_bytes():
+            cmdline = (entry / "cmdline").read_bytes()
+            if b"ipykernel" not in cmdline and b"kernel_launcher" not in cmdline:
                 continue
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:

@@ -74,6 +74,14 @@ def test_shell_escape_and_magic(session: KernelSession) -> None:
     assert (r.status, r.result) == ("ok", repr(str(session.workspace)))
 
 
+def test_started_by_the_lean_launcher(session: KernelSession) -> None:
+    # kernel_launcher leaves ipykernel's debugger (debugpy) out and collection off
+    # during the imports; the extension must have turned collection back on.
+    r = session.execute("import gc, sys\nprint(sys.modules.get('debugpy'), gc.isenabled(), gc.get_freeze_count() > 0)",
+                        timeout=10)
+    assert (r.status, r.stdout) == ("ok", "None True True\n"), r
+
+
 def test_workspace_is_cwd_and_home(session: KernelSession) -> None:
     r = session.execute("import os\nprint(os.getcwd(), os.environ['HOME'], os.environ['WORKSPACE'])", timeout=10)
     ws = str(session.workspace)
