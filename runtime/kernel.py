@@ -65,6 +65,8 @@ _zmq = zmq.Context()
 # The client connects before the kernel has bound its ipc sockets; zmq retries
 # every RECONNECT_IVL (100 ms by default), which added 0-100 ms to every start.
 _zmq.setsockopt(zmq.RECONNECT_IVL, 5)
+# The kernel's entry point (``python -m``); benchmarks/kernel.py compares it with ipykernel's own.
+KERNEL_MODULE = "deskact.runtime.kernel_launcher"
 _live: weakref.WeakSet[KernelSession] = weakref.WeakSet()
 _live_lock = threading.Lock()
 
@@ -540,7 +542,7 @@ class KernelSession:
         if self.uid is not None:
             os.chown(conn, self.uid, self.uid)
         inner = [
-            sys.executable, "-m", "deskact.runtime.kernel_launcher", "-f", str(conn),
+            sys.executable, "-m", KERNEL_MODULE, "-f", str(conn),
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
             "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]

@@ -151,8 +151,21 @@ def _descendants(table: dict[int, tuple[int, int, str]], root: int) -> set[int]:
 
 
 def _pids_of(uid: int, keep: set[int]) -> list[int]:
-    # Zombies hold no slot worth waiting for (their reaper may be a lazy init).
-    return [pid for pid, (u, _, state) in _processes().items() if u == uid and state != "Z" and pid not in keep]
+    """Live processes of ``uid``. Runs after every kernel, so only their /proc/PID/stat is read."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in keep:
+            continue
+        try:
+            if entry.stat().st_uid != uid:
+                continue
+            state = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        # Zombies hold no slot worth waiting for (their reaper may be a lazy init).
+        if state != "Z":
+            found.append(int(entry.name))
+    return found
 
 
 def kernel_processes(owner: int | None = None) -> list[int]:
