@@ -19,7 +19,7 @@ import json
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar, Self
 
@@ -52,8 +52,51 @@ class Recorded:
         return json.loads(self.body) if self.body else None
 
 
+class _Handler(BaseHTTPRequestHandler):
+    """Hands every request to its FakeServer; a subclass per server sets ``fake``."""
+
+    fake: ClassVar[FakeServer]
+
+    def do_POST(self) -> None:
+        self.fake._handle(self)
+
+    def do_GET(self) -> None:
+        self.fake._handle(self)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # keep pytest output clean
+
+
+def _read_request(handler: BaseHTTPRequestHandler) -> Recorded:
+    length = int(handler.headers.get("content-length") or 0)
+    return Recorded(
+        method=handler.command,
+        path=handler.path,
+        headers={k.lower(): v for k, v in handler.headers.items()},
+        body=handler.rfile.read(length) if length else b"",
+    )
+
+
+def _send(handler: BaseHTTPRequestHandler, canned: Canned) -> None:
+    payload = canned.body if isinstance(canned.body, (str, bytes)) else json.dumps(canned.body)
+    data = payload.encode() if isinstance(payload, str) else payload
+    try:
+        handler.send_response(canned.status)
+        for key, value in {"content-type": "application/json", **canned.headers}.items():
+            handler.send_header(key, value)
+        handler.send_header("content-length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the client gave up (timeout test): nothing to answer
+
+
 class FakeServer:
-    """A threaded http.server on 127.0.0.1 with a free port, replaying a script."""
+    """A threaded http.server on 127.0.0.1 with a free port, replaying a script.
+
+    Subclasses hold only their wire format: the path they serve, the body of a
+    normal reply and the body of an error.
+    """
 
     path_pattern: ClassVar[re.Pattern[str]]
     url_suffix: ClassVar[str] = ""
@@ -80,6 +123,10 @@ class FakeServer:
         raise NotImplementedError
 
     @classmethod
+    def error_body(cls, status: int, message: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @classmethod
     def error(
         cls,
         status: int,
@@ -87,7 +134,9 @@ class FakeServer:
         headers: dict[str, str] | None = None,
         delay: float = 0.0,
     ) -> Canned:
-        raise NotImplementedError
+        """A scripted error response in this provider's format."""
+        body = cls.error_body(status, message or f"fake {status}")
+        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
 
     # -- lifecycle ------------------------------------------------------------------
 
@@ -102,19 +151,8 @@ class FakeServer:
             self.script.extend(replies)
 
     def __enter__(self) -> Self:
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                server._handle(self)
-
-            def do_GET(self) -> None:
-                server._handle(self)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        handler = type("FakeServerHandler", (_Handler,), {"fake": self})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -133,44 +171,25 @@ class FakeServer:
     # -- one request -------------------------------------------------------------------
 
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
-        length = int(handler.headers.get("content-length") or 0)
-        body = handler.rfile.read(length) if length else b""
-        request = Recorded(
-            method=handler.command,
-            path=handler.path,
-            headers={k.lower(): v for k, v in handler.headers.items()},
-            body=body,
-        )
+        request = _read_request(handler)
         with self._lock:
             self.requests.append(request)
-            if not self.path_pattern.fullmatch(handler.path):
-                canned: Canned = self.error(404, f"fake server: unexpected path {handler.path}")
-            elif not self.script:
-                canned = self.error(400, "fake server: script exhausted")
-            else:
-                item = self.script.pop(0)
-                canned = item if isinstance(item, Canned) else Canned(text=item)
-                if canned.body is None and canned.text is not None:
-                    canned = Canned(
-                        canned.status,
-                        self.reply_body(canned.text, request),
-                        canned.headers,
-                        canned.delay,
-                    )
+            canned = self._answer(request)
         if canned.delay and self._stopping.wait(canned.delay):
-            return
-        payload = canned.body if isinstance(canned.body, (str, bytes)) else json.dumps(canned.body)
-        data = payload.encode() if isinstance(payload, str) else payload
-        try:
-            handler.send_response(canned.status)
-            headers = {"content-type": "application/json", **canned.headers}
-            for key, value in headers.items():
-                handler.send_header(key, value)
-            handler.send_header("content-length", str(len(data)))
-            handler.end_headers()
-            handler.wfile.write(data)
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the client gave up (timeout test): nothing to answer
+            return  # stopping: the test is over, nobody waits for this answer
+        _send(handler, canned)
+
+    def _answer(self, request: Recorded) -> Canned:
+        """The next scripted answer (or why there is none); called under the lock."""
+        if not self.path_pattern.fullmatch(request.path):
+            return self.error(404, f"fake server: unexpected path {request.path}")
+        if not self.script:
+            return self.error(400, "fake server: script exhausted")
+        item = self.script.pop(0)
+        canned = item if isinstance(item, Canned) else Canned(text=item)
+        if canned.body is None and canned.text is not None:
+            return replace(canned, body=self.reply_body(canned.text, request), text=None)
+        return canned
 
 
 class FakeAnthropicServer(FakeServer):
@@ -190,18 +209,11 @@ class FakeAnthropicServer(FakeServer):
         }
 
     @classmethod
-    def error(
-        cls,
-        status: int,
-        message: str = "",
-        headers: dict[str, str] | None = None,
-        delay: float = 0.0,
-    ) -> Canned:
+    def error_body(cls, status: int, message: str) -> dict[str, Any]:
         kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(
             status, "api_error" if status >= 500 else "invalid_request_error"
         )
-        body = {"type": "error", "error": {"type": kind, "message": message or f"fake {status}"}}
-        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
+        return {"type": "error", "error": {"type": kind, "message": message}}
 
 
 class FakeOpenAIServer(FakeServer):
@@ -230,27 +242,13 @@ class FakeOpenAIServer(FakeServer):
         }
 
     @classmethod
-    def error(
-        cls,
-        status: int,
-        message: str = "",
-        headers: dict[str, str] | None = None,
-        delay: float = 0.0,
-    ) -> Canned:
+    def error_body(cls, status: int, message: str) -> dict[str, Any]:
         kind = (
             "rate_limit_exceeded"
             if status == 429
             else ("server_error" if status >= 500 else "invalid_request_error")
         )
-        body = {
-            "error": {
-                "message": message or f"fake {status}",
-                "type": kind,
-                "param": None,
-                "code": None,
-            }
-        }
-        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
+        return {"error": {"message": message, "type": kind, "param": None, "code": None}}
 
 
 class FakeGeminiServer(FakeServer):
@@ -275,13 +273,7 @@ class FakeGeminiServer(FakeServer):
         }
 
     @classmethod
-    def error(
-        cls,
-        status: int,
-        message: str = "",
-        headers: dict[str, str] | None = None,
-        delay: float = 0.0,
-    ) -> Canned:
+    def error_body(cls, status: int, message: str) -> dict[str, Any]:
         names = {
             400: "INVALID_ARGUMENT",
             404: "NOT_FOUND",
@@ -289,11 +281,6 @@ class FakeGeminiServer(FakeServer):
             500: "INTERNAL",
             503: "UNAVAILABLE",
         }
-        body = {
-            "error": {
-                "code": status,
-                "message": message or f"fake {status}",
-                "status": names.get(status, "UNKNOWN"),
-            }
+        return {
+            "error": {"code": status, "message": message, "status": names.get(status, "UNKNOWN")}
         }
-        return Canned(status=status, body=body, headers=dict(headers or {}), delay=delay)
