@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,9 @@ def provider(request: pytest.FixtureRequest) -> str:
 @pytest.fixture
 def serve(provider: str) -> Iterator[Callable[..., FakeServer]]:
     """serve(replies) -> a started fake server for the current provider (stopped after the test)."""
-    started: list[FakeServer] = []
+    with ExitStack() as running:
 
-    def start(replies: list[Any] | None = None) -> FakeServer:
-        server = SERVERS[provider](replies=replies).__enter__()
-        started.append(server)
-        return server
+        def start(replies: list[Any] | None = None) -> FakeServer:
+            return running.enter_context(SERVERS[provider](replies=replies))
 
-    yield start
-    for server in started:
-        server.__exit__(None, None, None)
+        yield start
