@@ -7,7 +7,7 @@ from typing import Any
 
 from deskact.runtime.config import Config
 from deskact.runtime.execution import Image
-from deskact.runtime.models import make_model
+from deskact.runtime.models import Message, make_model
 from deskact.runtime.models.remote import RemoteModel
 from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
 
@@ -53,3 +53,16 @@ class SleepRecorder:
 def png(tag: int) -> Image:
     """A distinct small 'screenshot' per tag (content is irrelevant to the APIs under test)."""
     return Image(media_type="image/png", data=b"\x89PNG\r\n\x1a\n" + bytes([tag]) * 16)
+
+
+def trimmed_history(*last_images: Image) -> list[Message]:
+    """An episode after the agent trimmed old screenshots: the first observation lost
+    its image (a note says so), the last two keep theirs (``last_images`` for the latest).
+    """
+    return [
+        Message(role="user", text="Task: rename the file.\n[older screenshot removed]"),
+        Message(role="assistant", text="```python\nprint(1)\n```"),
+        Message(role="user", text="Output: 1", images=[png(2)]),
+        Message(role="assistant", text="```python\nprint(2)\n```"),
+        Message(role="user", text="Output: 2", images=list(last_images)),
+    ]

@@ -6,17 +6,9 @@ import base64
 
 from deskact.runtime.models import Message
 from fake_servers import Canned, FakeAnthropicServer
-from provider_support import model_for, png
+from provider_support import model_for, png, trimmed_history
 
-# An episode after the agent trimmed old screenshots (keep_screenshots=2):
-# the first observation lost its image (a note says so), the last two keep theirs.
-HISTORY = [
-    Message(role="user", text="Task: rename the file.\n[older screenshot removed]"),
-    Message(role="assistant", text="```python\nprint(1)\n```"),
-    Message(role="user", text="Output: 1", images=[png(2)]),
-    Message(role="assistant", text="```python\nprint(2)\n```"),
-    Message(role="user", text="Output: 2", images=[png(3)]),
-]
+HISTORY = trimmed_history(png(3))
 
 
 def _images(block_list: list[dict]) -> list[bytes]:

@@ -6,17 +6,10 @@ import base64
 
 import pytest
 from deskact.runtime.errors import ModelError
-from deskact.runtime.models import Message
 from fake_servers import Canned, FakeGeminiServer
-from provider_support import model_for, png
+from provider_support import model_for, png, trimmed_history
 
-HISTORY = [
-    Message(role="user", text="Task: rename the file.\n[older screenshot removed]"),
-    Message(role="assistant", text="```python\nprint(1)\n```"),
-    Message(role="user", text="Output: 1", images=[png(2)]),
-    Message(role="assistant", text="```python\nprint(2)\n```"),
-    Message(role="user", text="Output: 2", images=[png(3)]),
-]
+HISTORY = trimmed_history(png(3))
 
 
 def _inline(parts: list[dict]) -> list[tuple[str, bytes]]:

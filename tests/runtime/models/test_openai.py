@@ -7,18 +7,12 @@ import base64
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ModelError
-from deskact.runtime.models import Message, make_model
+from deskact.runtime.models import make_model
 from deskact.runtime.models.openai import OpenAIModel
 from fake_servers import Canned, FakeOpenAIServer
-from provider_support import TEST_KEYS, model_for, png
+from provider_support import TEST_KEYS, model_for, png, trimmed_history
 
-HISTORY = [
-    Message(role="user", text="Task: rename the file.\n[older screenshot removed]"),
-    Message(role="assistant", text="```python\nprint(1)\n```"),
-    Message(role="user", text="Output: 1", images=[png(2)]),
-    Message(role="assistant", text="```python\nprint(2)\n```"),
-    Message(role="user", text="Output: 2", images=[png(3), png(4)]),
-]
+HISTORY = trimmed_history(png(3), png(4))
 
 
 def _images(content: object) -> list[tuple[str, bytes]]:
