@@ -27,6 +27,23 @@ def _images(content: object) -> list[tuple[str, bytes]]:
     return out
 
 
+def _local_completion(content: str | None) -> dict[str, object]:
+    """A completion as a local server may send it: no usage block."""
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "local",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+
+
 def test_request_shape_system_images_history() -> None:
     with FakeOpenAIServer(replies=["ok"]) as server:
         model_for("openai", server, max_tokens=321, temperature=0.0).reply("SYSTEM PROMPT", HISTORY)
@@ -76,34 +93,15 @@ def test_null_temperature_is_not_sent() -> None:
 
 
 def test_missing_usage_from_a_local_server_counts_zero_tokens() -> None:
-    body = {
-        "id": "x",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "local",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}
-        ],
-    }
-    with FakeOpenAIServer(replies=[Canned(body=body)]) as server:
+    with FakeOpenAIServer(replies=[Canned(body=_local_completion("hi"))]) as server:
         reply = model_for("openai", server).reply("s", HISTORY[:1])
     assert reply.text == "hi"
     assert (reply.usage.input_tokens, reply.usage.output_tokens) == (0, 0)
 
 
 def test_null_content_without_refusal_is_malformed() -> None:
-    body = {
-        "id": "x",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "local",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "stop"}
-        ],
-    }
-
     with (
-        FakeOpenAIServer(replies=[Canned(body=body)]) as server,
+        FakeOpenAIServer(replies=[Canned(body=_local_completion(None))]) as server,
         pytest.raises(ModelError, match="malformed response: the message has no content"),
     ):
         model_for("openai", server).reply("s", HISTORY[:1])
