@@ -15,6 +15,7 @@ import io
 from typing import Any
 
 from . import drive
+from .common import load_record, rename_hook
 from .docs_model import (
     NAMED_STYLES,
     PARAGRAPH_STYLE_FIELDS,
@@ -58,19 +59,12 @@ def _named_styles() -> dict[str, Any]:
     return {"styles": styles}
 
 
-def _not_found(doc_id: str) -> ApiError:
-    return ApiError(404, f"Requested entity was not found. (documentId {doc_id})", "notFound")
-
-
 def new_document(doc_id: str, title: str, flat: Flat | None = None) -> dict[str, Any]:
     return {"documentId": doc_id, "title": title, "revision": 1, "body": (flat or Flat.empty()).dump(), "lists": {}}
 
 
 def load(store: Store, doc_id: str) -> dict[str, Any]:
-    doc = store.get(KIND, doc_id)
-    if doc is None:
-        raise _not_found(doc_id)
-    return doc
+    return load_record(store, KIND, "documentId", doc_id)
 
 
 def revision_id(doc: dict[str, Any]) -> str:
@@ -108,13 +102,6 @@ def _copy(store: Store, src: str, dst: str, title: str) -> None:
     doc = copy.deepcopy(store.get(KIND, src)) or new_document(dst, title)
     doc.update(documentId=dst, title=title, revision=1)
     store.put(KIND, dst, doc)
-
-
-def _rename(store: Store, file_id: str, title: str) -> None:
-    doc = store.get(KIND, file_id)
-    if doc is not None:
-        doc["title"] = title
-        store.put(KIND, file_id, doc)
 
 
 def _export_text(store: Store, file_id: str) -> bytes:
@@ -214,7 +201,7 @@ def _import_docx(store: Store, file_id: str, title: str, data: bytes) -> None:
 
 _DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
 register_type(GoogleType(
-    DOCUMENT, _create_empty, lambda store, fid: store.delete(KIND, fid), _copy, _rename,
+    DOCUMENT, _create_empty, lambda store, fid: store.delete(KIND, fid), _copy, rename_hook(KIND, "title"),
     exporters={"text/plain": _export_text, "text/html": _export_html, "text/markdown": _export_markdown,
                _DOCX: _export_docx},
     importers={"text/plain": _import_text, "text/markdown": _import_text, _DOCX: _import_docx},

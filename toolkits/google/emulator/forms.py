@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import drive
+from .common import load_record, rename_hook
 from .drive_query import QueryError, parse_rfc3339
 from .drive_types import FORM, GoogleType, register_type
 from .errors import ApiError
@@ -35,20 +36,13 @@ class FormsError(Exception):
     pass
 
 
-def _not_found(form_id: str) -> ApiError:
-    return ApiError(404, f"Requested entity was not found. (formId {form_id})", "notFound")
-
-
 def _hex_id(form: dict[str, Any], salt: str) -> str:
     form["_counter"] = int(form.get("_counter", 0)) + 1
     return hashlib.sha1(f"{form['formId']}:{salt}:{form['_counter']}".encode()).hexdigest()[:8]
 
 
 def load(store: Store, form_id: str) -> dict[str, Any]:
-    form = store.get(KIND, form_id)
-    if form is None:
-        raise _not_found(form_id)
-    return form
+    return load_record(store, KIND, "formId", form_id)
 
 
 def revision_id(form: dict[str, Any]) -> str:
@@ -95,20 +89,13 @@ def _copy(store: Store, src: str, dst: str, title: str) -> None:
     store.put(KIND, dst, form)
 
 
-def _rename(store: Store, fid: str, title: str) -> None:
-    form = store.get(KIND, fid)
-    if form is not None:
-        form["info"]["documentTitle"] = title
-        store.put(KIND, fid, form)
-
-
 def _delete(store: Store, fid: str) -> None:
     store.delete(KIND, fid)
     store.delete_scope(RESPONSE_KIND, fid)
 
 
 register_type(GoogleType(
-    FORM, lambda store, fid, title: store.put(KIND, fid, new_form(fid, "", title)), _delete, _copy, _rename,
+    FORM, lambda store, fid, title: store.put(KIND, fid, new_form(fid, "", title)), _delete, _copy, rename_hook(KIND, "info", "documentTitle"),
     exporters={}, importers={}, text=lambda store, fid: form_text(store.get(KIND, fid) or {"info": {}})))
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import drive
 from .a1 import index_to_col
+from .common import load_record, rename_hook
 from .drive_types import SPREADSHEET, GoogleType, register_type
 from .errors import ApiError
 from .framework import Request, handler
@@ -30,15 +31,8 @@ KIND = "sheets.spreadsheet"
 _RENDER = ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA")
 
 
-def _not_found(spreadsheet_id: str) -> ApiError:
-    return ApiError(404, f"Requested entity was not found. (spreadsheetId {spreadsheet_id})", "notFound")
-
-
 def load_book(store: Store, spreadsheet_id: str) -> Book:
-    data = store.get(KIND, spreadsheet_id)
-    if data is None:
-        raise _not_found(spreadsheet_id)
-    return Book.from_json(data)
+    return Book.from_json(load_record(store, KIND, "spreadsheetId", spreadsheet_id))
 
 
 def save_book(store: Store, book: Book, *, touch: bool = True) -> None:
@@ -82,13 +76,6 @@ def _copy(store: Store, src: str, dst: str, title: str) -> None:
     data["spreadsheetId"] = dst
     data["properties"]["title"] = title
     store.put(KIND, dst, data)
-
-
-def _rename(store: Store, file_id: str, title: str) -> None:
-    data = store.get(KIND, file_id)
-    if data is not None:
-        data["properties"]["title"] = title
-        store.put(KIND, file_id, data)
 
 
 def _export_sep(sep: str) -> Callable[[Store, str], bytes]:
@@ -163,7 +150,7 @@ def _text(store: Store, file_id: str) -> str:
 
 _XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 register_type(GoogleType(
-    SPREADSHEET, _create_empty, lambda store, fid: store.delete(KIND, fid), _copy, _rename,
+    SPREADSHEET, _create_empty, lambda store, fid: store.delete(KIND, fid), _copy, rename_hook(KIND, "properties", "title"),
     exporters={"text/csv": _export_sep(","), "text/tab-separated-values": _export_sep("\t"), _XLSX: _export_xlsx},
     importers={"text/csv": _import_delimited(","), "text/tab-separated-values": _import_delimited("\t"),
                "text/plain": _import_delimited(","), _XLSX: _import_xlsx},

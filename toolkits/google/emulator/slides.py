@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from . import drive
+from .common import load_record, rename_hook
 from .docs_model import u16
 from .drive_types import PRESENTATION, GoogleType, register_type
 from .errors import ApiError
@@ -62,10 +63,6 @@ def _layout_placeholder_id(layout: str, i: int) -> str:
 
 class SlidesError(Exception):
     pass
-
-
-def _not_found(pid: str) -> ApiError:
-    return ApiError(404, f"Requested entity was not found. (presentationId {pid})", "notFound")
 
 
 def _new_object_id(pres: dict[str, Any]) -> str:
@@ -205,10 +202,7 @@ def presentation_text(pres: dict[str, Any]) -> str:
 
 
 def load(store: Store, pid: str) -> dict[str, Any]:
-    pres = store.get(KIND, pid)
-    if pres is None:
-        raise _not_found(pid)
-    return pres
+    return load_record(store, KIND, "presentationId", pid)
 
 
 # ---------------------------------------------------------------- Drive hooks
@@ -217,13 +211,6 @@ def _copy(store: Store, src: str, dst: str, title: str) -> None:
     pres = copy.deepcopy(store.get(KIND, src)) or new_presentation(dst, title)
     pres.update(presentationId=dst, title=title, revision=1)
     store.put(KIND, dst, pres)
-
-
-def _rename(store: Store, fid: str, title: str) -> None:
-    pres = store.get(KIND, fid)
-    if pres is not None:
-        pres["title"] = title
-        store.put(KIND, fid, pres)
 
 
 def _export_text(store: Store, fid: str) -> bytes:
@@ -257,7 +244,7 @@ def _export_pptx(store: Store, fid: str) -> bytes:
 
 register_type(GoogleType(
     PRESENTATION, lambda store, fid, title: store.put(KIND, fid, new_presentation(fid, title)),
-    lambda store, fid: store.delete(KIND, fid), _copy, _rename,
+    lambda store, fid: store.delete(KIND, fid), _copy, rename_hook(KIND, "title"),
     exporters={"text/plain": _export_text,
                "application/vnd.openxmlformats-officedocument.presentationml.presentation": _export_pptx},
     importers={},

@@ -1,0 +1,43 @@
+"""Small pieces the Docs, Sheets, Slides and Forms modules share.
+
+Each of those services keeps one record per Drive file id, answers an unknown
+id with the same 404, follows Drive renames, and takes a batchUpdate body of
+one-kind requests. What differs between them (the id field, where the title
+lives, how a request is applied) stays in the service module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .errors import ApiError
+from .store import Store
+
+
+def load_record(store: Store, kind: str, id_name: str, record_id: str) -> dict[str, Any]:
+    """The stored record, or Google's 404 that names the id parameter (``documentId``...)."""
+    record = store.get(kind, record_id)
+    if record is None:
+        raise ApiError(404, f"Requested entity was not found. ({id_name} {record_id})", "notFound")
+    return record
+
+
+def rename_hook(kind: str, *title_path: str) -> Callable[[Store, str, str], None]:
+    """Drive's rename callback: write the new title at ``title_path`` inside the record.
+
+    A file with no record in the service has no title to keep in step, so it is
+    left alone.
+    """
+
+    def rename(store: Store, file_id: str, title: str) -> None:
+        record = store.get(kind, file_id)
+        if record is None:
+            return
+        parent = record
+        for key in title_path[:-1]:
+            parent = parent[key]
+        parent[title_path[-1]] = title
+        store.put(kind, file_id, record)
+
+    return rename
