@@ -8,7 +8,7 @@ lives, how a request is applied) stays in the service module.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .errors import ApiError
@@ -41,3 +41,26 @@ def rename_hook(kind: str, *title_path: str) -> Callable[[Store, str, str], None
         store.put(kind, file_id, record)
 
     return rename
+
+
+def check_revision(body: dict[str, Any], current: str, what: str) -> None:
+    """Refuse a batchUpdate whose ``writeControl.requiredRevisionId`` is not ``current``.
+
+    ``what`` ends Google's message: "the latest revision of the document".
+    """
+    wanted = (body.get("writeControl") or {}).get("requiredRevisionId")
+    if wanted and wanted != current:
+        raise ApiError(400, f"The required revision ID does not match {what}.", "failedPrecondition")
+
+
+def each_request(requests: list[Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """(where, kind, payload) for each batchUpdate request, ``where`` as in ``requests[2].insertText``.
+
+    Each request is checked just before the caller applies it, so the error
+    reported is the first one in request order, whatever its cause.
+    """
+    for i, request in enumerate(requests):
+        if not isinstance(request, dict) or len(request) != 1:
+            raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
+        kind, payload = next(iter(request.items()))
+        yield f"requests[{i}].{kind}", kind, payload or {}

@@ -15,7 +15,7 @@ import io
 from typing import Any
 
 from . import drive
-from .common import load_record, rename_hook
+from .common import check_revision, each_request, load_record, rename_hook
 from .docs_model import (
     NAMED_STYLES,
     PARAGRAPH_STYLE_FIELDS,
@@ -307,20 +307,14 @@ def _apply_request(doc: dict[str, Any], flat: Flat, kind: str, body: dict[str, A
 def documents_batch_update(req: Request) -> dict[str, Any]:
     doc = load(req.store, req.params["documentId"])
     body = req.body or {}
-    wc = body.get("writeControl") or {}
-    if wc.get("requiredRevisionId") and wc["requiredRevisionId"] != revision_id(doc):
-        raise ApiError(400, "The required revision ID does not match the latest revision of the document.",
-                       "failedPrecondition")
+    check_revision(body, revision_id(doc), "the latest revision of the document")
     flat = Flat.load(doc["body"])
     replies = []
-    for i, r in enumerate(body.get("requests") or []):
-        if not isinstance(r, dict) or len(r) != 1:
-            raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
-        kind, payload = next(iter(r.items()))
+    for where, kind, payload in each_request(body.get("requests") or []):
         try:
-            replies.append(_apply_request(doc, flat, kind, payload or {}))
+            replies.append(_apply_request(doc, flat, kind, payload))
         except DocsError as exc:
-            raise ApiError(exc.status, f"Invalid requests[{i}].{kind}: {exc.message}", "badRequest") from None
+            raise ApiError(exc.status, f"Invalid {where}: {exc.message}", "badRequest") from None
     if replies:
         doc["body"] = flat.dump()
         doc["revision"] += 1

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from . import drive
-from .common import load_record, rename_hook
+from .common import check_revision, each_request, load_record, rename_hook
 from .drive_query import QueryError, parse_rfc3339
 from .drive_types import FORM, GoogleType, register_type
 from .errors import ApiError
@@ -263,19 +263,13 @@ def forms_get(req: Request) -> dict[str, Any]:
 def forms_batch_update(req: Request) -> dict[str, Any]:
     form = load(req.store, req.params["formId"])
     body = req.body or {}
-    wc = body.get("writeControl") or {}
-    if wc.get("requiredRevisionId") and wc["requiredRevisionId"] != revision_id(form):
-        raise ApiError(400, "The required revision ID does not match the form's latest revision.",
-                       "failedPrecondition")
+    check_revision(body, revision_id(form), "the form's latest revision")
     replies = []
-    for i, r in enumerate(body.get("requests") or []):
-        if not isinstance(r, dict) or len(r) != 1:
-            raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
-        kind, payload = next(iter(r.items()))
+    for where, kind, payload in each_request(body.get("requests") or []):
         try:
-            replies.append(_apply(form, kind, payload or {}))
+            replies.append(_apply(form, kind, payload))
         except FormsError as exc:
-            raise ApiError(400, f"Invalid requests[{i}].{kind}: {exc}", "badRequest") from None
+            raise ApiError(400, f"Invalid {where}: {exc}", "badRequest") from None
     if replies:
         form["_revision"] = int(form.get("_revision", 1)) + 1
         req.store.put(KIND, form["formId"], form)

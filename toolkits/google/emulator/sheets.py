@@ -18,7 +18,7 @@ from typing import Any
 
 from . import drive
 from .a1 import index_to_col
-from .common import load_record, rename_hook
+from .common import each_request, load_record, rename_hook
 from .drive_types import SPREADSHEET, GoogleType, register_type
 from .errors import ApiError
 from .framework import Request, handler
@@ -434,13 +434,9 @@ def spreadsheets_batch_update(req: Request) -> dict[str, Any]:
     if not requests:
         raise ApiError(400, "Must specify at least one request.", "badRequest")
     replies = []
-    for i, r in enumerate(requests):
-        if not isinstance(r, dict) or len(r) != 1:
-            raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
-        kind, payload = next(iter(r.items()))
-        where = f"requests[{i}].{kind}"
+    for where, kind, payload in each_request(requests):
         try:
-            replies.append(_one_request(book, kind, payload or {}, where, req))
+            replies.append(_one_request(book, kind, payload, where, req))
         except SheetsError as exc:
             raise ApiError(exc.status, f"Invalid {where}: {exc.message}", exc.reason) from None
     save_book(req.store, book)

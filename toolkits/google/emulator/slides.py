@@ -16,7 +16,7 @@ import re
 from typing import Any
 
 from . import drive
-from .common import load_record, rename_hook
+from .common import check_revision, each_request, load_record, rename_hook
 from .docs_model import u16
 from .drive_types import PRESENTATION, GoogleType, register_type
 from .errors import ApiError
@@ -439,19 +439,13 @@ def pages_get(req: Request) -> dict[str, Any]:
 def presentations_batch_update(req: Request) -> dict[str, Any]:
     pres = load(req.store, req.params["presentationId"])
     body = req.body or {}
-    wc = body.get("writeControl") or {}
-    if wc.get("requiredRevisionId") and wc["requiredRevisionId"] != revision_id(pres):
-        raise ApiError(400, "The required revision ID does not match the latest revision of the presentation.",
-                       "failedPrecondition")
+    check_revision(body, revision_id(pres), "the latest revision of the presentation")
     replies = []
-    for i, r in enumerate(body.get("requests") or []):
-        if not isinstance(r, dict) or len(r) != 1:
-            raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
-        kind, payload = next(iter(r.items()))
+    for where, kind, payload in each_request(body.get("requests") or []):
         try:
-            replies.append(_apply(pres, kind, payload or {}))
+            replies.append(_apply(pres, kind, payload))
         except SlidesError as exc:
-            raise ApiError(400, f"Invalid requests[{i}].{kind}: {exc}", "badRequest") from None
+            raise ApiError(400, f"Invalid {where}: {exc}", "badRequest") from None
     if replies:
         pres["revision"] += 1
         req.store.put(KIND, pres["presentationId"], pres)
