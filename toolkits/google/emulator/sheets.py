@@ -497,37 +497,35 @@ def _body_major(body: dict[str, Any]) -> str:
     return "ROWS" if major == "DIMENSION_UNSPECIFIED" else major
 
 
-@handler("sheets.spreadsheets.values.update")
-def values_update(req: Request) -> dict[str, Any]:
+def _write_values(req: Request, write: Callable[..., dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    """values.update and values.append: one ValueRange body, the same query parameters.
+
+    ``write`` is the Book method (update_values or append_values); ``extra``
+    carries what only that method takes.
+    """
     book = load_book(req.store, req.params["spreadsheetId"])
     body = req.body or {}
     option = _input_option(req.params.get("valueInputOption"))
     render = _enum(req, "responseValueRenderOption", _RENDER, "FORMATTED_VALUE") or "FORMATTED_VALUE"
     try:
-        out = book.update_values(req.params["range"], _values_of(body, "ValueRange"), input_option=option,
-                                 major=_body_major(body), include_values=bool(req.params.get("includeValuesInResponse")),
-                                 render=render)
+        out = write(book, req.params["range"], _values_of(body, "ValueRange"), input_option=option,
+                    major=_body_major(body), include_values=bool(req.params.get("includeValuesInResponse")),
+                    render=render, **extra)
     except SheetsError as exc:
         raise _api(exc) from None
     save_book(req.store, book)
     return out
+
+
+@handler("sheets.spreadsheets.values.update")
+def values_update(req: Request) -> dict[str, Any]:
+    return _write_values(req, Book.update_values)
 
 
 @handler("sheets.spreadsheets.values.append")
 def values_append(req: Request) -> dict[str, Any]:
-    book = load_book(req.store, req.params["spreadsheetId"])
-    body = req.body or {}
-    option = _input_option(req.params.get("valueInputOption"))
-    render = _enum(req, "responseValueRenderOption", _RENDER, "FORMATTED_VALUE") or "FORMATTED_VALUE"
-    try:
-        out = book.append_values(req.params["range"], _values_of(body, "ValueRange"), input_option=option,
-                                 insert_option=req.params.get("insertDataOption") or "OVERWRITE",
-                                 major=_body_major(body), include_values=bool(req.params.get("includeValuesInResponse")),
-                                 render=render)
-    except SheetsError as exc:
-        raise _api(exc) from None
-    save_book(req.store, book)
-    return out
+    return _write_values(req, Book.append_values,
+                         insert_option=req.params.get("insertDataOption") or "OVERWRITE")
 
 
 @handler("sheets.spreadsheets.values.clear")
