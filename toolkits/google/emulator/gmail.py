@@ -11,8 +11,9 @@ given in the request, else starts its own (thread id = its message id).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from email.utils import formatdate, make_msgid
-from typing import Any
+from typing import Any, TypeVar
 
 from . import gmail_mime as mime
 from .errors import ApiError, bad_request, not_found
@@ -20,6 +21,8 @@ from .framework import Request, Response, handler
 from .gmail_query import compile_query
 from .paging import paginate
 from .store import Store
+
+T = TypeVar("T")
 
 MSG, LABEL, DRAFT = "gmail.message", "gmail.label", "gmail.draft"
 # The search index (header fields, body text) lives apart from the message
@@ -261,18 +264,24 @@ def messages_get(req: Request) -> dict[str, Any]:
     return _render(req, _get_msg(req, req.params["id"]))
 
 
+def _list_reply(req: Request, key: str, items: list[T], entry: Callable[[T], dict[str, Any]]) -> dict[str, Any]:
+    """One page of a Gmail list: ``key`` is left out when the page is empty (as Gmail
+    does) and resultSizeEstimate counts every match, not just this page."""
+    page, token = paginate(items, req.params, default_size=100, max_size=500)
+    out: dict[str, Any] = {}
+    if page:
+        out[key] = [entry(item) for item in page]
+    if token:
+        out["nextPageToken"] = token
+    out["resultSizeEstimate"] = len(items)
+    return out
+
+
 @handler("gmail.users.messages.list")
 def messages_list(req: Request) -> dict[str, Any]:
     _check_user(req)
     msgs = _select(req, req.store.list(MSG))
-    page, token = paginate(msgs, req.params, default_size=100, max_size=500)
-    out: dict[str, Any] = {}
-    if page:
-        out["messages"] = [{"id": m["id"], "threadId": m["threadId"]} for m in page]
-    if token:
-        out["nextPageToken"] = token
-    out["resultSizeEstimate"] = len(msgs)
-    return out
+    return _list_reply(req, "messages", msgs, lambda m: {"id": m["id"], "threadId": m["threadId"]})
 
 
 def _modify(req: Request, msg: dict[str, Any], add: list[str], remove: list[str]) -> dict[str, Any]:
@@ -385,15 +394,12 @@ def threads_list(req: Request) -> dict[str, Any]:
     matching = _select(req, req.store.list(MSG))
     threads = _threads(req)
     order: list[str] = list(dict.fromkeys(m["threadId"] for m in matching))
-    page, token = paginate(order, req.params, default_size=100, max_size=500)
-    out: dict[str, Any] = {}
-    if page:
-        out["threads"] = [{"id": tid, "snippet": threads[tid][-1]["snippet"],
-                           "historyId": max(m["historyId"] for m in threads[tid])} for tid in page]
-    if token:
-        out["nextPageToken"] = token
-    out["resultSizeEstimate"] = len(order)
-    return out
+
+    def entry(tid: str) -> dict[str, Any]:
+        return {"id": tid, "snippet": threads[tid][-1]["snippet"],
+                "historyId": max(m["historyId"] for m in threads[tid])}
+
+    return _list_reply(req, "threads", order, entry)
 
 
 @handler("gmail.users.threads.get")
@@ -592,16 +598,8 @@ def drafts_list(req: Request) -> dict[str, Any]:
         keep = {m["id"] for m in _with_label_names(req.store, found) if pred(m)}
         drafts = [d for d in drafts if d["messageId"] in keep]
     drafts.reverse()  # newest first
-    page, token = paginate(drafts, req.params, default_size=100, max_size=500)
-    out: dict[str, Any] = {}
-    if page:
-        out["drafts"] = [{"id": d["id"], "message": {"id": d["messageId"],
-                                                     "threadId": msgs[d["messageId"]]["threadId"]}}  # type: ignore[index]
-                         for d in page]
-    if token:
-        out["nextPageToken"] = token
-    out["resultSizeEstimate"] = len(drafts)
-    return out
+    return _list_reply(req, "drafts", drafts, lambda d: {
+        "id": d["id"], "message": {"id": d["messageId"], "threadId": msgs[d["messageId"]]["threadId"]}})  # type: ignore[index]
 
 
 @handler("gmail.users.drafts.update")
