@@ -32,6 +32,7 @@ from .calendar_time import (
     time_dict,
     zone,
 )
+from .common import update_and_patch
 from .discovery import parse_datetime
 from .errors import ApiError, duplicate, not_found
 from .framework import Request, handler, on_reset
@@ -148,14 +149,7 @@ def _update_calendar(req: Request, patch: bool) -> dict[str, Any]:
     return new
 
 
-@handler("calendar.calendars.update")
-def calendars_update(req: Request) -> dict[str, Any]:
-    return _update_calendar(req, patch=False)
-
-
-@handler("calendar.calendars.patch")
-def calendars_patch(req: Request) -> dict[str, Any]:
-    return _update_calendar(req, patch=True)
+update_and_patch("calendar.calendars.update", "calendar.calendars.patch", _update_calendar)
 
 
 @handler("calendar.calendars.delete")
@@ -238,14 +232,7 @@ def _update_entry(req: Request, patch: bool) -> dict[str, Any]:
     return entry
 
 
-@handler("calendar.calendarList.update")
-def calendar_list_update(req: Request) -> dict[str, Any]:
-    return _update_entry(req, patch=False)
-
-
-@handler("calendar.calendarList.patch")
-def calendar_list_patch(req: Request) -> dict[str, Any]:
-    return _update_entry(req, patch=True)
+update_and_patch("calendar.calendarList.update", "calendar.calendarList.patch", _update_entry)
 
 
 @handler("calendar.calendarList.delete")
@@ -607,14 +594,7 @@ def _write(req: Request, patch: bool) -> dict[str, Any]:
     return _render(new, req, cal)
 
 
-@handler("calendar.events.update")
-def events_update(req: Request) -> dict[str, Any]:
-    return _write(req, patch=False)
-
-
-@handler("calendar.events.patch")
-def events_patch(req: Request) -> dict[str, Any]:
-    return _write(req, patch=True)
+update_and_patch("calendar.events.update", "calendar.events.patch", _write)
 
 
 @handler("calendar.events.delete")

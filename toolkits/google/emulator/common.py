@@ -1,9 +1,10 @@
-"""Small pieces the Docs, Sheets, Slides and Forms modules share.
+"""Small pieces the service modules share.
 
-Each of those services keeps one record per Drive file id, answers an unknown
-id with the same 404, follows Drive renames, and takes a batchUpdate body of
-one-kind requests. What differs between them (the id field, where the title
-lives, how a request is applied) stays in the service module.
+Docs, Sheets, Slides and Forms each keep one record per Drive file id, answer
+an unknown id with the same 404, follow Drive renames, and take a batchUpdate
+body of one-kind requests. Calendar and Gmail resources have update/patch
+pairs served by one writer. What differs between services (the id field,
+where the title lives, how a request is applied) stays in the service module.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .errors import ApiError
+from .framework import Request, handler
 from .store import Store
 
 
@@ -64,3 +66,9 @@ def each_request(requests: list[Any]) -> Iterator[tuple[str, str, dict[str, Any]
             raise ApiError(400, f"Invalid requests[{i}]: exactly one request kind must be set.", "badRequest")
         kind, payload = next(iter(request.items()))
         yield f"requests[{i}].{kind}", kind, payload or {}
+
+
+def update_and_patch(update_id: str, patch_id: str, write: Callable[[Request, bool], dict[str, Any]]) -> None:
+    """Serve a resource's update (``write(req, False)``: replace) and patch (``write(req, True)``: merge)."""
+    handler(update_id)(lambda req: write(req, False))
+    handler(patch_id)(lambda req: write(req, True))

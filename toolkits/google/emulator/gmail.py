@@ -16,6 +16,7 @@ from email.utils import formatdate, make_msgid
 from typing import Any, TypeVar
 
 from . import gmail_mime as mime
+from .common import update_and_patch
 from .errors import ApiError, bad_request, not_found
 from .framework import Request, Response, handler
 from .gmail_query import compile_query
@@ -525,14 +526,7 @@ def _label_write(req: Request, patch: bool) -> dict[str, Any]:
     return new
 
 
-@handler("gmail.users.labels.update")
-def labels_update(req: Request) -> dict[str, Any]:
-    return _label_write(req, patch=False)
-
-
-@handler("gmail.users.labels.patch")
-def labels_patch(req: Request) -> dict[str, Any]:
-    return _label_write(req, patch=True)
+update_and_patch("gmail.users.labels.update", "gmail.users.labels.patch", _label_write)
 
 
 @handler("gmail.users.labels.delete")
