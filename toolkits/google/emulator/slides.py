@@ -264,6 +264,14 @@ def _find(pres: dict[str, Any], object_id: str) -> tuple[dict[str, Any] | None, 
     return None, None
 
 
+def _find_object(pres: dict[str, Any], object_id: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Like `_find`, but the id must name something: a slide (element None) or an element on one."""
+    slide, el = _find(pres, object_id)
+    if slide is None:
+        raise SlidesError(f"The object ({object_id}) could not be found.")
+    return slide, el
+
+
 def _shape(pres: dict[str, Any], object_id: Any) -> dict[str, Any]:
     _, el = _find(pres, str(object_id))
     if el is None:
@@ -339,9 +347,7 @@ def _apply(pres: dict[str, Any], kind: str, body: dict[str, Any]) -> dict[str, A
         return {}
     if kind == "deleteObject":
         oid = str(body.get("objectId"))
-        slide, el = _find(pres, oid)
-        if slide is None:
-            raise SlidesError(f"The object ({oid}) could not be found.")
+        slide, el = _find_object(pres, oid)
         if el is None:
             pres["slides"].remove(slide)
         else:
@@ -378,9 +384,7 @@ def _apply(pres: dict[str, Any], kind: str, body: dict[str, Any]) -> dict[str, A
         return {}
     if kind == "duplicateObject":
         oid = str(body.get("objectId"))
-        slide, el = _find(pres, oid)
-        if slide is None:
-            raise SlidesError(f"The object ({oid}) could not be found.")
+        slide, el = _find_object(pres, oid)
         mapping = body.get("objectIds") or {}
         if el is None:
             dup = copy.deepcopy(slide)
