@@ -294,20 +294,21 @@ def _modify(req: Request, msg: dict[str, Any], add: list[str], remove: list[str]
     return msg
 
 
-def _check_modify(req: Request, add: list[str], remove: list[str]) -> None:
+def _label_changes(req: Request, body: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(addLabelIds, removeLabelIds) of a modify body, refused if a label is unknown or not user-changeable."""
+    add, remove = body.get("addLabelIds", []), body.get("removeLabelIds", [])
     _check_labels(req.store, add, "addLabelIds")
     _check_labels(req.store, remove, "removeLabelIds")
     for lid in set(add) | set(remove):
         if lid in _IMMUTABLE:
             raise ApiError(400, f"Invalid label: {lid} cannot be added or removed", "invalidArgument")
+    return add, remove
 
 
 @handler("gmail.users.messages.modify")
 def messages_modify(req: Request) -> dict[str, Any]:
     _check_user(req)
-    body = req.body or {}
-    add, remove = body.get("addLabelIds", []), body.get("removeLabelIds", [])
-    _check_modify(req, add, remove)
+    add, remove = _label_changes(req, req.body or {})
     return _public(_modify(req, _get_msg(req, req.params["id"]), add, remove))
 
 
@@ -315,8 +316,7 @@ def messages_modify(req: Request) -> dict[str, Any]:
 def messages_batch_modify(req: Request) -> None:
     _check_user(req)
     body = req.body or {}
-    add, remove = body.get("addLabelIds", []), body.get("removeLabelIds", [])
-    _check_modify(req, add, remove)
+    add, remove = _label_changes(req, body)
     for message_id in body.get("ids", []):
         msg = req.store.get(MSG, message_id)
         if msg is not None:
@@ -420,9 +420,7 @@ def _thread_modify(req: Request, add: list[str], remove: list[str]) -> dict[str,
 @handler("gmail.users.threads.modify")
 def threads_modify(req: Request) -> dict[str, Any]:
     _check_user(req)
-    body = req.body or {}
-    add, remove = body.get("addLabelIds", []), body.get("removeLabelIds", [])
-    _check_modify(req, add, remove)
+    add, remove = _label_changes(req, req.body or {})
     return _thread_modify(req, add, remove)
 
 
