@@ -40,6 +40,8 @@ class KernelConfig(Section):
     """Images larger than this are dropped (and counted)."""
     pool_size: int = 1
     """Pre-started, preloaded kernels kept ready per worker."""
+    fork_server: bool = True
+    """With bwrap as root: fork kernels from a pre-imported one (~4x less CPU per start) instead of exec'ing Python."""
 
 
 class SandboxConfig(Section):

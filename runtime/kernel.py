@@ -47,7 +47,7 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 from jupyter_client.launcher import launch_kernel
 
-from . import sandbox
+from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
 from .config import Config
 from .errors import KernelError
@@ -243,12 +243,15 @@ class _Kernel:
     """One launched kernel process and the client talking to it."""
 
     proc: subprocess.Popen[bytes]
+    """The launched process: the kernel, or bwrap around it."""
     client: BlockingKernelClient
     log: Path
+    forked: kernel_forkserver.KernelProcess | None = None
+    """The kernel itself when the fork server made it (then ``proc`` is bwrap around a placeholder)."""
 
     @property
     def alive(self) -> bool:
-        return self.proc.poll() is None
+        return self.proc.poll() is None and (self.forked is None or self.forked.alive)
 
     def log_tail(self, limit: int = 1500) -> str:
         try:
@@ -541,11 +544,13 @@ class KernelSession:
         )
         if self.uid is not None:
             os.chown(conn, self.uid, self.uid)
-        inner = [
-            sys.executable, "-m", KERNEL_MODULE, "-f", str(conn),
+        args = [
+            "-f", str(conn),
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
             "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]
+        fork = self.mode == "bwrap" and self.uid is not None and self.config.kernel.fork_server
+        inner = kernel_forkserver.PLACEHOLDER if fork else [sys.executable, "-m", KERNEL_MODULE, *args]
         env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
         plan = sandbox.plan(
             inner, mode=self.mode, config=self.config, workspace=self.workspace,
@@ -556,9 +561,10 @@ class KernelSession:
         log = open(log_path, "wb")  # noqa: SIM115 - handed to the child
         try:
             proc = _spawner.submit(
-                launch_kernel, plan.argv, stdout=subprocess.DEVNULL, stderr=log,
-                env=plan.env, cwd=str(plan.cwd),
+                launch_kernel, plan.argv, stdout=subprocess.PIPE if fork else subprocess.DEVNULL,
+                stderr=log, env=plan.env, cwd=str(plan.cwd),
             ).result()
+            forked = self._fork_into(proc, plan, args, log, log_path) if fork else None
         except OSError as exc:
             raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
         finally:
@@ -566,7 +572,27 @@ class KernelSession:
         kc = BlockingKernelClient(context=_zmq)
         kc.load_connection_file(str(conn))
         kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
-        return _Kernel(proc=proc, client=kc, log=log_path)
+        return _Kernel(proc=proc, client=kc, log=log_path, forked=forked)
+
+    def _fork_into(
+        self, proc: subprocess.Popen[bytes], plan: sandbox.SandboxPlan, args: list[str], log: Any, log_path: Path,
+    ) -> kernel_forkserver.KernelProcess:
+        """Wait until bwrap has built the sandbox around the placeholder, then fork the kernel into it."""
+        assert plan.uid is not None and proc.stdout is not None
+        try:
+            if not kernel_forkserver.wait_ready(proc.stdout, self.config.kernel.startup_timeout):
+                tail = log_path.read_text(errors="replace")[-1500:].strip()
+                raise KernelError(f"the sandbox did not start (bwrap exit {proc.poll()}):\n{tail}")
+            placeholder = kernel_forkserver.placeholder_pid(proc.pid, plan.uid)
+            with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
+                pid = _fork_server(self.config).spawn(
+                    placeholder, plan.uid, args, plan.env, plan.cwd, plan.rlimits,
+                    (stdin.fileno(), stdout.fileno(), log.fileno()),
+                )
+            return kernel_forkserver.KernelProcess(pid)
+        except BaseException:
+            _kill_kernel(_Kernel(proc=proc, client=BlockingKernelClient(context=_zmq), log=log_path))
+            raise
 
     def _wait_ready(self, kernel: _Kernel) -> None:
         """kernel_info until answered on shell, and until iopub delivers (so no output is missed)."""
@@ -705,6 +731,8 @@ def _kill_kernel(kernel: _Kernel) -> None:
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
+    if kernel.forked is not None:
+        kernel.forked.close()  # bwrap is gone, so is its PID namespace and the kernel in it
     try:  # after the kill: closing sockets must never be what keeps a kernel alive
         kernel.client.stop_channels()
     except Exception:  # noqa: BLE001 - e.g. during interpreter shutdown
@@ -719,8 +747,31 @@ def _allocate(mode: sandbox.Mode) -> int | None:
     return sandbox.allocate_uid(mode)
 
 
+_forkserver: kernel_forkserver.ForkServer | None = None
+_forkserver_lock = threading.Lock()
+
+
+def _fork_server(config: Config) -> kernel_forkserver.ForkServer:
+    """This process's fork server, started on first use and again if it died."""
+    global _forkserver
+    with _forkserver_lock:
+        if _forkserver is None or not _forkserver.alive:
+            if _forkserver is not None:
+                _forkserver.close()
+
+            def spawn(argv: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+                # From the spawner thread, like kernels: PDEATHSIG follows the thread that forked.
+                return _spawner.submit(subprocess.Popen, sandbox.die_with_parent(argv), **kwargs).result()
+
+            _forkserver = kernel_forkserver.ForkServer(
+                spawn, {sandbox.OWNER_VAR: str(os.getpid())}, timeout=config.kernel.startup_timeout
+            )
+        return _forkserver
+
+
 def kill_all() -> None:
-    """Kill every kernel this process started (atexit, SIGTERM)."""
+    """Kill every kernel this process started, and the fork server (atexit, SIGTERM)."""
+    global _forkserver
     with _live_lock:
         sessions = list(_live)
     for session in sessions:
@@ -728,6 +779,10 @@ def kill_all() -> None:
             session._kill()
         except Exception:  # noqa: BLE001 - keep killing the others
             pass
+    with _forkserver_lock:
+        if _forkserver is not None:
+            _forkserver.close()
+            _forkserver = None
 
 
 _handlers_installed = False

@@ -1,8 +1,9 @@
 """The kernel process's entry point: ipykernel without its debugger.
 
 Run as ``python -m deskact.runtime.kernel_launcher -f CONNECTION_FILE ...``
-(ipykernel's own arguments). Starting a kernel is CPU-bound and happens once
-per task, so two things it does not need are left out:
+(ipykernel's own arguments), or called as ``run(argv)`` in a kernel forked by
+``kernel_forkserver``. Starting a kernel is CPU-bound and happens once per
+task, so two things it does not need are left out:
 
 - debugpy. ipykernel imports it at startup to offer the Jupyter debugger
   (DAP), ~50 ms of CPU per kernel (a quarter of its start) that no agent
@@ -13,19 +14,33 @@ per task, so two things it does not need are left out:
   ``kernel_boot.load_ipython_extension`` freezes what startup made and turns
   collection back on before any code runs.
 
-Measured (BENCHMARKS.md, "Kernel start"): 220 -> 155 ms of kernel CPU.
+Measured (BENCHMARKS.md, "Kernel sessions"): 230 -> 165 ms of kernel CPU.
 """
 
 import gc
 import sys
 
-if __name__ == "__main__":
-    # As ipykernel_launcher does: the cwd (the agent's workspace) must not shadow modules.
-    if sys.path and sys.path[0] in ("", "."):
-        del sys.path[0]
+
+def prepare() -> None:
+    """Before importing ipykernel: no debugger, no collections during the imports."""
     gc.disable()
     sys.modules["debugpy"] = None  # type: ignore[assignment]  # import debugpy -> ImportError
 
+
+def run(argv: list[str]) -> None:
+    """Start ipykernel with ``argv`` (its command-line arguments) and serve until killed."""
+    prepare()
     from ipykernel import kernelapp
 
-    kernelapp.launch_new_instance()
+    sys.argv = [__file__, *argv]
+    kernelapp.launch_new_instance(argv=argv)
+
+
+if __name__ == "__main__":
+    # As ipykernel_launcher does: the cwd (the agent's workspace) must not shadow
+    # modules; IPython puts '' back when the shell starts.
+    import os
+
+    if sys.path and sys.path[0] in ("", ".", os.getcwd()):
+        del sys.path[0]
+    run(sys.argv[1:])

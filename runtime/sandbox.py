@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -58,6 +58,8 @@ class SandboxPlan:
     cwd: Path
     uid: int | None = None
     """The uid the kernel runs as (None = ours); the workspace is owned by it."""
+    rlimits: dict[str, int] = field(default_factory=dict)
+    """What ``prlimit`` in ``argv`` sets (for a kernel forked into the sandbox instead)."""
 
 
 def _tool(name: str) -> str:
@@ -171,13 +173,17 @@ def _pids_of(uid: int, keep: set[int]) -> list[int]:
 def kernel_processes(owner: int | None = None) -> list[int]:
     """PIDs of ipykernel processes started by deskact (by runtime ``owner`` pid if given)."""
     found = []
+    own_ns = os.readlink("/proc/self/ns/pid")
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes()
             if b"ipykernel" not in cmdline and b"kernel_launcher" not in cmdline:
-                continue
+                # Forked kernels show their fork server's command line; they
+                # live in a sandbox's PID namespace, the server in ours.
+                if b"kernel_forkserver" not in cmdline or os.readlink(entry / "ns" / "pid") == own_ns:
+                    continue
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
@@ -259,23 +265,24 @@ def _own_process_count() -> int:
     return count
 
 
-def _rlimits(config: SandboxConfig, mode: Mode, uid: int | None) -> list[str]:
+def rlimits(config: SandboxConfig, mode: Mode, uid: int | None) -> dict[str, int]:
+    """The kernel's rlimits, by ``prlimit`` option name (``as`` -> RLIMIT_AS); soft = hard."""
     mib = 1024 * 1024
-    args = [
-        f"--as={_clamp(config.memory_mb * mib, resource.RLIMIT_AS)}",
-        f"--fsize={_clamp(config.file_size_mb * mib, resource.RLIMIT_FSIZE)}",
-        f"--nofile={_clamp(config.open_files, resource.RLIMIT_NOFILE)}",
-        f"--cpu={_clamp(config.cpu_seconds, resource.RLIMIT_CPU)}",
-    ]
+    limits = {
+        "as": _clamp(config.memory_mb * mib, resource.RLIMIT_AS),
+        "fsize": _clamp(config.file_size_mb * mib, resource.RLIMIT_FSIZE),
+        "nofile": _clamp(config.open_files, resource.RLIMIT_NOFILE),
+        "cpu": _clamp(config.cpu_seconds, resource.RLIMIT_CPU),
+    }
     if mode == "bwrap":
         # Counted per real uid: with our own uid the limit must leave room for
         # the processes this user already runs (a desktop session has hundreds).
         nproc = config.max_processes if uid is not None else _own_process_count() + config.max_processes
-        args.append(f"--nproc={_clamp(nproc, resource.RLIMIT_NPROC)}")
-    return args
+        limits["nproc"] = _clamp(nproc, resource.RLIMIT_NPROC)
+    return limits
 
 
-def _die_with_parent(argv: list[str]) -> list[str]:
+def die_with_parent(argv: list[str]) -> list[str]:
     return [_tool("setpriv"), "--pdeathsig", "KILL", "--", *argv]
 
 
@@ -364,9 +371,13 @@ def bwrap_args(
             # The interpreter lives under it (e.g. /root/.pyenv): hide the rest, re-show what is needed.
             if path.is_dir():
                 args += ["--tmpfs", str(path)]
-                for k in keep:
-                    if _under(k, path):
-                        args += ["--ro-bind", str(k), str(k)]
+                inside = [k for k in keep if _under(k, path)]
+                # Without this, bwrap makes the parents root-only: the interpreter would not
+                # find its own stdlib as the kernel's uid (and fall back to another Python's).
+                for parent in _parents_below(path, inside):
+                    args += ["--perms", "0755", "--dir", str(parent)]
+                for k in inside:
+                    args += ["--ro-bind", str(k), str(k)]
         elif path.is_dir():
             args += ["--tmpfs", str(path)]
         else:
@@ -390,10 +401,15 @@ def bwrap_args(
 
 def _parents_in_tmpfs(paths: list[Path]) -> list[Path]:
     """Ancestors of ``paths`` strictly below /tmp, outermost first, without duplicates."""
+    return _parents_below(Path("/tmp"), paths)
+
+
+def _parents_below(base: Path, paths: list[Path]) -> list[Path]:
+    """Ancestors of ``paths`` strictly below ``base``, outermost first, without duplicates."""
     out: list[Path] = []
     for path in paths:
         for parent in reversed(Path(path).parents):
-            if parent != Path("/tmp") and _under(parent, Path("/tmp")) and parent not in out:
+            if parent != base and _under(parent, base) and parent not in out:
                 out.append(parent)
     return out
 
@@ -413,11 +429,12 @@ def plan(
     """Wrap the kernel command ``inner`` for ``mode``."""
     sb = config.sandbox
     full_env = kernel_env(sb, env, workspace, private_dir, display)
-    argv = [_tool("prlimit"), *_rlimits(sb, mode, uid), "--"]
+    limits = rlimits(sb, mode, uid)
+    argv = [_tool("prlimit"), *(f"--{name}={value}" for name, value in limits.items()), "--"]
     if mode == "bwrap":
         argv += bwrap_args(sb, workspace, private_dir, display, sockets, config, uid)
     argv += inner
-    return SandboxPlan(mode=mode, argv=_die_with_parent(argv), env=full_env, cwd=workspace, uid=uid)
+    return SandboxPlan(mode=mode, argv=die_with_parent(argv), env=full_env, cwd=workspace, uid=uid, rlimits=limits)
 
 
 def private_tmp_root() -> Path:

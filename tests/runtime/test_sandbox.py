@@ -13,7 +13,6 @@ from deskact.runtime.kernel import KernelSession
 from deskact.runtime.sandbox import X11_DIR, sandbox_status
 
 BWRAP_OK, BWRAP_WHY = sandbox_status()
-needs_bwrap = pytest.mark.skipif(not BWRAP_OK, reason=f"bwrap unavailable: {BWRAP_WHY}")
 MiB = 1024 * 1024
 
 
@@ -25,11 +24,16 @@ def make_config() -> Config:
     return cfg
 
 
-@pytest.fixture(scope="module")
-def jail() -> Iterator[KernelSession]:
+@pytest.fixture(scope="module", params=["forked", "exec"])
+def jail(request: pytest.FixtureRequest) -> Iterator[KernelSession]:
+    """A bwrap kernel made both ways: forked into the sandbox (as root) and exec'd in it."""
     if not BWRAP_OK:
         pytest.skip(f"bwrap unavailable: {BWRAP_WHY}")
-    with KernelSession(make_config(), sandbox="bwrap") as s:
+    if request.param == "forked" and os.geteuid() != 0:
+        pytest.skip("kernels are forked into sandboxes only as root")
+    cfg = make_config()
+    cfg.kernel.fork_server = request.param == "forked"
+    with KernelSession(cfg, sandbox="bwrap") as s:
         yield s
 
 
@@ -50,9 +54,7 @@ def test_sandbox_status_explains_itself() -> None:
 
 # -- every mode ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
-def test_rlimits_are_applied(mode: str, plain: KernelSession, request: pytest.FixtureRequest) -> None:
-    s = plain if mode == "none" else request.getfixturevalue("jail")
+def check_rlimits(s: KernelSession) -> None:
     code = ("import resource as r\n"
             "print([r.getrlimit(x)[0] for x in (r.RLIMIT_AS, r.RLIMIT_FSIZE, r.RLIMIT_NOFILE, r.RLIMIT_CPU)])")
     sb = s.config.sandbox
@@ -64,13 +66,27 @@ def test_rlimits_are_applied(mode: str, plain: KernelSession, request: pytest.Fi
     assert (r.status, r.stdout) == ("ok", f"{expect}\n")
 
 
-@pytest.mark.parametrize("mode", ["none", pytest.param("bwrap", marks=needs_bwrap)])
-def test_file_size_limit(mode: str, plain: KernelSession, request: pytest.FixtureRequest) -> None:
-    s = plain if mode == "none" else request.getfixturevalue("jail")
+def check_file_size_limit(s: KernelSession) -> None:
     r = s.execute("open('big.bin', 'wb').write(b'0' * 2 * 1024 * 1024)", timeout=10)
     assert r.status == "error" and r.error is not None
     assert (r.error.ename, "File too large" in r.error.evalue) == ("OSError", True)
     assert (s.workspace / "big.bin").stat().st_size == 1 * MiB
+
+
+def test_rlimits_are_applied(plain: KernelSession) -> None:
+    check_rlimits(plain)
+
+
+def test_rlimits_are_applied_in_the_jail(jail: KernelSession) -> None:
+    check_rlimits(jail)
+
+
+def test_file_size_limit(plain: KernelSession) -> None:
+    check_file_size_limit(plain)
+
+
+def test_file_size_limit_in_the_jail(jail: KernelSession) -> None:
+    check_file_size_limit(jail)
 
 
 def test_none_mode_environment_is_an_allowlist(plain: KernelSession) -> None:
@@ -132,6 +148,15 @@ def test_pid_namespace_and_non_root(jail: KernelSession) -> None:
     assert count < 10  # bwrap's init, the kernel and nothing from the host
     if os.geteuid() == 0:
         assert uid != 0
+
+
+def test_kernel_runs_the_hosts_interpreter_and_stdlib(jail: KernelSession) -> None:
+    # The interpreter's home may sit under a hidden dir (/root/.pyenv): its parents must
+    # stay traversable, or Python falls back to another installation's stdlib.
+    import sys
+
+    r = jail.execute("import os, sys\nprint(sys.base_prefix, os.path.dirname(os.__file__))", timeout=10)
+    assert r.stdout.split() == [sys.base_prefix, os.path.dirname(os.__file__)]
 
 
 def test_host_secrets_and_gold_files_are_hidden(jail: KernelSession) -> None:

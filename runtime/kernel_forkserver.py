@@ -1,0 +1,295 @@
+"""Kernels forked from a pre-imported one into each sandbox (bwrap, as root).
+
+Starting a kernel costs ~165 ms of CPU, nearly all of it Python start-up and
+imports (ipykernel, jupyter_client, zmq, tornado, IPython), once per task.
+The fork server is one process per deskact process that has done those
+imports once. For each kernel:
+
+1. bwrap builds the sandbox exactly as for an exec'd kernel (mounts; PID,
+   network, IPC and UTS namespaces; the session's uid) around a placeholder
+   that prints ``ready`` and sleeps;
+2. the fork server forks a child that joins the placeholder's namespaces
+   (setns; mount last), and forks again so that the kernel is inside the PID
+   namespace; the kernel drops to the session's uid (which clears every
+   capability), sets no_new_privs, the rlimits, cwd and environment, closes
+   every inherited descriptor, and runs ipykernel (``kernel_launcher.run``);
+3. killing bwrap ends the namespace's init, and the kernel with it. The host
+   watches the kernel itself through a pidfd (``KernelProcess``).
+
+Used only as root with bwrap: setns and the uid switch need root, and without
+namespaces there is nothing to join. ``kernel.fork_server: false`` turns it
+off. The fork server's own environment holds nothing secret (only PATH, LANG
+and the owner marker): it is what ``/proc/PID/environ`` shows for every
+kernel it forks. It must stay single-threaded: it forks.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .errors import KernelError
+
+# The kernel joins these, mount last: after it, /proc is the sandbox's.
+_NAMESPACES = ("ipc", "uts", "net", "pid", "mnt")
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_DUMPABLE = 4
+# What kernel start-up imports after ipykernel.kernelapp (measured: the modules
+# a started kernel has beyond that import). Importing them has no side effects.
+_PRELOAD_MODULES = (
+    "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.core.completerlib",
+    "IPython.core.debugger", "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
+    "tornado.platform.asyncio", "tornado.queues", "tornado.locks", "tornado.gen", "faulthandler",
+    "unicodedata", "email.parser", "code", "deskact.runtime.kernel_boot", "deskact.runtime.kernel_shell",
+)
+PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
+
+
+# -- the server (its own process) ----------------------------------------------
+
+def serve(sock: socket.socket) -> None:
+    """Answer spawn requests until the host closes the socket."""
+    from . import kernel_launcher
+
+    kernel_launcher.prepare()
+    for name in _PRELOAD_MODULES:
+        __import__(name)
+    import gc
+
+    gc.freeze()  # forked kernels then share these pages instead of copying them on the first collection
+    # A kernel's parent (our child) exits at once. Orphans go to the nearest subreaper
+    # in the parent's PID namespace: us, rather than the host's init, which may never reap them.
+    if _libc().prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+    signal.signal(signal.SIGCHLD, _reap)
+    sock.send(b"ready")
+    while True:
+        try:
+            data, fds, _, _ = socket.recv_fds(sock, 1 << 20, 3)
+        except OSError:
+            return
+        if not data:
+            return
+        reply = _spawn(json.loads(data), fds, sock)
+        sock.send(json.dumps(reply).encode())
+
+
+def _spawn(request: dict[str, Any], fds: list[int], sock: socket.socket) -> dict[str, Any]:
+    """Fork a child that joins the sandbox and forks the kernel; report its pid (or why not)."""
+    if threading.active_count() != 1:  # a thread's locks would be copied held
+        return {"error": "the fork server has started a thread; it can no longer fork safely"}
+    report_r, report_w = os.pipe()
+    child = os.fork()
+    if child == 0:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the kernel reaps its own `!cmd` children
+        os.close(report_r)
+        sock.close()
+        _enter_sandbox(request, fds, report_w)  # never returns
+    os.close(report_w)
+    for fd in fds:
+        os.close(fd)
+    try:
+        os.waitpid(child, 0)  # it exits as soon as the kernel is forked
+    except ChildProcessError:
+        pass  # _reap got there first
+    with os.fdopen(report_r, "rb") as report:
+        data = report.read()
+    return json.loads(data) if data else {"error": "the fork server's child died before forking the kernel"}
+
+
+def _reap(signum: int, frame: object) -> None:
+    """Collect every exited child: the kernels we adopted, and the forking children."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def _enter_sandbox(request: dict[str, Any], fds: list[int], report_w: int) -> None:
+    try:
+        _join_namespaces(int(request["ns_pid"]), int(request["uid"]))
+        kernel = os.fork()  # the first process to enter the PID namespace is this child's child
+    except BaseException as exc:  # noqa: BLE001 - reported to the host
+        os.write(report_w, json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
+        os._exit(1)
+    if kernel:
+        os.write(report_w, json.dumps({"pid": kernel}).encode())
+        os._exit(0)
+    os.close(report_w)
+    try:
+        _become_kernel(request, fds)
+    except BaseException:  # noqa: BLE001 - into the kernel log, which the host shows
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(1)
+    os._exit(0)
+
+
+def _join_namespaces(ns_pid: int, uid: int) -> None:
+    # The placeholder runs as the session's uid: a pid reused by anything else is refused.
+    if os.stat(f"/proc/{ns_pid}").st_uid != uid:
+        raise KernelError(f"process {ns_pid} is not the sandbox placeholder of uid {uid}")
+    handles = [os.open(f"/proc/{ns_pid}/ns/{ns}", os.O_RDONLY) for ns in _NAMESPACES]
+    for ns, fd in zip(_NAMESPACES, handles):
+        if _libc().setns(fd, 0) != 0:
+            err = ctypes.get_errno()
+            raise OSError(err, f"setns({ns}): {os.strerror(err)}")
+        os.close(fd)
+
+
+def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
+    os.setsid()
+    for target, fd in enumerate(fds):  # stdin, stdout, stderr
+        os.dup2(fd, target)
+    os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # the host's socket above all
+    for name, value in request["rlimits"].items():
+        resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (value, value))
+    uid = int(request["uid"])
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)  # from root to a non-root uid: every capability is dropped
+    # Changing uid made the process undumpable (its /proc files root-only); an exec would
+    # have reset that, as it does for exec'd kernels. Same behaviour either way.
+    for option, what in ((_PR_SET_NO_NEW_PRIVS, "PR_SET_NO_NEW_PRIVS"), (_PR_SET_DUMPABLE, "PR_SET_DUMPABLE")):
+        if _libc().prctl(option, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), f"prctl({what})")
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    from . import kernel_launcher
+
+    kernel_launcher.run(request["argv"])
+
+
+# -- the host side -----------------------------------------------------------------
+
+Spawn = Callable[..., "subprocess.Popen[bytes]"]
+
+
+class ForkServer:
+    """The host's handle on its fork server. Thread-safe; one request at a time."""
+
+    def __init__(self, spawn: Spawn, owner_env: dict[str, str], timeout: float) -> None:
+        self._lock = threading.Lock()
+        self._dir = Path(tempfile.mkdtemp(prefix="deskact-forkserver-"))
+        self.log = self._dir / "log"
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **owner_env}
+        with open(self.log, "wb") as log:
+            self.proc = spawn(
+                [sys.executable, "-m", "deskact.runtime.kernel_forkserver", str(theirs.fileno())],
+                pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                stderr=log, env=env, cwd="/",
+            )
+        theirs.close()
+        self._sock = ours
+        self._sock.settimeout(timeout)
+        try:
+            if self._sock.recv(16) != b"ready":
+                raise KernelError(f"the kernel fork server did not start:\n{self.log_tail()}")
+        except OSError as exc:
+            self.close()
+            raise KernelError(f"the kernel fork server did not start ({exc}):\n{self.log_tail()}") from exc
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def spawn(self, ns_pid: int, uid: int, argv: list[str], env: dict[str, str], cwd: Path,
+              rlimits: dict[str, int], stdio: tuple[int, int, int]) -> int:
+        """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view)."""
+        request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env": env, "cwd": str(cwd), "rlimits": rlimits}
+        with self._lock:
+            try:
+                socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))
+                data = self._sock.recv(1 << 16)
+            except OSError as exc:
+                raise KernelError(f"the kernel fork server failed ({exc}):\n{self.log_tail()}") from exc
+        if not data:
+            raise KernelError(f"the kernel fork server exited:\n{self.log_tail()}")
+        reply = json.loads(data)
+        if "error" in reply:
+            raise KernelError(f"the kernel fork server could not start a kernel: {reply['error']}")
+        return int(reply["pid"])
+
+    def log_tail(self, limit: int = 1500) -> str:
+        try:
+            return self.log.read_text(errors="replace")[-limit:].strip()
+        except OSError:
+            return ""
+
+    def close(self) -> None:
+        self._sock.close()  # the server exits on EOF
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def placeholder_pid(bwrap_pid: int, uid: int) -> int:
+    """The placeholder's pid: bwrap -> its init in the PID namespace -> the placeholder (our uid)."""
+    for init in _children(bwrap_pid):
+        for pid in _children(init):
+            if os.stat(f"/proc/{pid}").st_uid == uid:
+                return pid
+    raise KernelError(f"no sandbox placeholder running as uid {uid} under bwrap (pid {bwrap_pid})")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def wait_ready(stream: Any, timeout: float) -> bool:
+    """Did the placeholder print ``ready`` (its sandbox is built) within ``timeout``?"""
+    ready, _, _ = select.select([stream], [], [], timeout)
+    return bool(ready) and stream.readline().strip() == b"ready"
+
+
+class KernelProcess:
+    """A forked kernel, watched through a pidfd (it is not our child)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self._fd: int | None = os.pidfd_open(pid)
+
+    @property
+    def alive(self) -> bool:
+        if self._fd is None:
+            return False
+        exited, _, _ = select.select([self._fd], [], [], 0)
+        return not exited
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+if __name__ == "__main__":
+    # Imports must not come from the host's cwd (started with cwd=/, but be sure).
+    if sys.path and sys.path[0] in ("", ".", os.getcwd()):
+        del sys.path[0]
+    serve(socket.socket(fileno=int(sys.argv[1])))

@@ -1,0 +1,148 @@
+"""Kernels forked into sandboxes: confined like exec'd ones, watched, and the server replaceable.
+
+The sandbox properties themselves (read-only root, private /tmp, no network,
+PID namespace, rlimits, hidden secrets) are checked for forked and exec'd
+kernels alike in test_sandbox.py; these tests cover what forking adds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import pytest
+from deskact.runtime import kernel
+from deskact.runtime.config import Config
+from deskact.runtime.kernel import KernelSession
+from deskact.runtime.sandbox import kernel_processes, sandbox_status
+
+BWRAP_OK, BWRAP_WHY = sandbox_status()
+pytestmark = [
+    pytest.mark.skipif(not BWRAP_OK, reason=f"bwrap unavailable: {BWRAP_WHY}"),
+    pytest.mark.skipif(os.geteuid() != 0, reason="kernels are forked into sandboxes only as root"),
+]
+
+
+def make_config() -> Config:
+    cfg = Config()
+    cfg.kernel.interrupt_grace = 0.5
+    cfg.kernel.fork_server = True
+    return cfg
+
+
+@pytest.fixture(scope="module")
+def forked() -> Iterator[KernelSession]:
+    with KernelSession(make_config(), sandbox="bwrap") as s:
+        assert s._kernel is not None and s._kernel.forked is not None, "this kernel was not forked"
+        yield s
+
+
+def server() -> kernel.kernel_forkserver.ForkServer:
+    assert kernel._forkserver is not None
+    return kernel._forkserver
+
+
+def test_own_proc_files_readable_as_in_an_exec_kernel(forked: KernelSession) -> None:
+    # Switching uid without exec leaves a process undumpable; the fork server undoes that.
+    r = forked.execute("import os\nprint(len(open('/proc/self/environ', 'rb').read()) > 0, os.getpid())", timeout=10)
+    assert r.status == "ok" and r.stdout.split()[0] == "True", r
+
+
+def test_no_capabilities_and_no_new_privileges(forked: KernelSession) -> None:
+    r = forked.execute("print(open('/proc/self/status').read())", timeout=10)
+    status = dict(line.split(":\t", 1) for line in r.stdout.splitlines() if ":\t" in line)
+    assert {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapAmb", "NoNewPrivs")} == {
+        "CapPrm": "0000000000000000", "CapEff": "0000000000000000", "CapAmb": "0000000000000000", "NoNewPrivs": "1",
+    }
+    assert status["Uid"].split()[0] == str(forked.uid)
+
+
+def test_no_descriptor_leads_back_to_the_fork_server(forked: KernelSession) -> None:
+    # The server's channel is the only SOCK_SEQPACKET socket deskact makes: a kernel
+    # holding it could ask a root process for more kernels.
+    code = (
+        "import os, socket\nkinds = set()\n"
+        "for fd in map(int, os.listdir('/proc/self/fd')):\n"
+        "    try:\n        s = socket.socket(fileno=os.dup(fd))\n    except OSError:\n        continue\n"
+        "    kinds.add(s.type.name)\n    s.close()\n"
+        "print(sorted(kinds), os.readlink('/proc/self/fd/0'))"
+    )
+    r = forked.execute(code, timeout=10)
+    assert r.status == "ok", r
+    assert "SOCK_SEQPACKET" not in r.stdout and r.stdout.split()[-1] == "/dev/null"
+
+
+def test_server_environment_holds_no_host_secret() -> None:
+    # Every forked kernel shows the server's environment in /proc/self/environ.
+    os.environ["TEST_FORKSERVER_SECRET"] = "hunter2"
+    try:
+        if kernel._forkserver is not None:
+            kernel._forkserver.close()  # the next kernel starts a new server, with the secret in our environment
+        with KernelSession(make_config(), sandbox="bwrap") as s:
+            code = "import os\nprint(open('/proc/self/environ', 'rb').read().count(b'hunter2'), 'hunter2' in str(os.environ))"
+            assert s.execute(code, timeout=10).stdout == "0 False\n"
+    finally:
+        os.environ.pop("TEST_FORKSERVER_SECRET", None)
+
+
+def test_kernel_death_is_noticed_and_a_new_one_forked(forked: KernelSession) -> None:
+    old = forked._kernel.forked.pid if forked._kernel and forked._kernel.forked else None
+    r = forked.execute("import os\nos._exit(3)", timeout=30)
+    assert (r.status, r.restarted) == ("kernel_died", True)
+    assert forked.execute("6 * 7", timeout=10).result == "42"
+    assert forked._kernel is not None and forked._kernel.forked is not None
+    assert forked._kernel.forked.pid != old
+
+
+def test_a_killed_server_is_replaced_and_its_kernels_live_on(forked: KernelSession) -> None:
+    forked.execute("x = 'still here'", timeout=10)
+    dead = server()
+    os.kill(dead.proc.pid, signal.SIGKILL)
+    dead.proc.wait(timeout=10)
+    assert forked.execute("x", timeout=10).result == "'still here'"
+    with KernelSession(make_config(), sandbox="bwrap") as s:
+        assert s.execute("1 + 1", timeout=10).result == "2"
+        assert server() is not dead and server().alive
+
+
+def test_forked_kernels_are_found_and_the_server_is_not(forked: KernelSession) -> None:
+    found = kernel_processes(owner=os.getpid())
+    assert forked._kernel is not None and forked._kernel.forked is not None
+    assert forked._kernel.forked.pid in found
+    assert server().proc.pid not in found
+
+
+def test_shutdown_leaves_no_process_of_the_session() -> None:
+    s = KernelSession(make_config(), sandbox="bwrap").start()
+    s.execute("!sleep 300 &", timeout=10)
+    pid = s._kernel.forked.pid if s._kernel and s._kernel.forked else None
+    s.shutdown()
+    # Reaped, not left a zombie of the host's init: the fork server adopts its kernels
+    # (and reaps them when SIGCHLD arrives, which may be a moment after shutdown returns).
+    assert pid is not None and gone(pid)
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and _uid_of(p) == s.uid]
+
+
+def test_shell_commands_report_their_exit_status(forked: KernelSession) -> None:
+    # A SIGCHLD handler inherited from the server would reap `!cmd` children first
+    # and make every exit status 0.
+    r = forked.execute("import subprocess\nprint(subprocess.run(['sh', '-c', 'exit 7']).returncode)", timeout=10)
+    assert r.stdout == "7\n"
+
+
+def gone(pid: int, within: float = 10.0) -> bool:
+    deadline = time.monotonic() + within
+    while os.path.exists(f"/proc/{pid}"):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def _uid_of(pid: str) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
