@@ -549,9 +549,14 @@ class KernelSession:
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
             "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]
-        fork = self.mode == "bwrap" and self.uid is not None and self.config.kernel.fork_server
-        inner = kernel_forkserver.PLACEHOLDER if fork else [sys.executable, "-m", KERNEL_MODULE, *args]
         env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
+        fork = (
+            self.mode == "bwrap" and self.uid is not None and self.config.kernel.fork_server
+            and kernel_forkserver.can_fork(
+                sandbox.kernel_env(self.config.sandbox, env, self.workspace, self._private, self.display)
+            )
+        )
+        inner = kernel_forkserver.PLACEHOLDER if fork else [sys.executable, "-m", KERNEL_MODULE, *args]
         plan = sandbox.plan(
             inner, mode=self.mode, config=self.config, workspace=self.workspace,
             private_dir=self._private, env=env, display=self.display,

@@ -57,6 +57,14 @@ _PRELOAD_MODULES = (
     "unicodedata", "email.parser", "code", "deskact.runtime.kernel_boot", "deskact.runtime.kernel_shell",
 )
 PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
+# Python reads PYTHON* variables when it starts, which a forked kernel does not:
+# these it applies itself; any other one (PYTHONHASHSEED, ...) means exec instead.
+_APPLIED_AFTER_FORK = frozenset({"PYTHONPATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"})
+
+
+def can_fork(env: dict[str, str]) -> bool:
+    """Would a kernel forked with this environment behave as one exec'd with it?"""
+    return not any(name.startswith("PYTHON") and name not in _APPLIED_AFTER_FORK for name in env)
 
 
 # -- the server (its own process) ----------------------------------------------
@@ -177,6 +185,10 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    # What the interpreter would have done with these at start-up (see can_fork).
+    if os.environ.get("PYTHONPATH"):
+        sys.path[0:0] = [p for p in os.environ["PYTHONPATH"].split(os.pathsep) if p]
+    sys.dont_write_bytecode = bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
     from . import kernel_launcher
 
     kernel_launcher.run(request["argv"])

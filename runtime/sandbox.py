@@ -11,7 +11,10 @@ The command is a chain of exec's with no lingering wrapper process:
 privileged (it can bind the interpreter from a home dir it then hides) and
 the kernel drops to a private uid inside, because RLIMIT_NPROC is ignored for
 root; bwrap sets no_new_privs, so setuid binaries cannot win root back.
-Unprivileged, bwrap uses a user namespace and the kernel keeps our uid. Four things make ipykernel work under bwrap (see
+Unprivileged, bwrap uses a user namespace and the kernel keeps our uid.
+As root, the kernel is by default not exec'd at the end of that chain but
+forked into the finished sandbox by ``kernel_forkserver`` (same namespaces,
+uid, rlimits and environment, a quarter of the start-up CPU). Four things make ipykernel work under bwrap (see
 ARCHITECTURE.md): ipc transport with the socket dir bound at the same path,
 no JPY_PARENT_PID (in a PID namespace the parent poller sees PID 1 and
 quits), interrupts sent as messages (a SIGINT to the process group would hit

@@ -11,6 +11,7 @@ import os
 import signal
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from deskact.runtime import kernel
@@ -146,3 +147,21 @@ def _uid_of(pid: str) -> int | None:
         return os.stat(f"/proc/{pid}").st_uid
     except OSError:
         return None
+
+
+def test_pythonpath_reaches_a_forked_kernel(tmp_path: Path) -> None:
+    # Toolkits ship their kernel-side module this way (notebooks/03).
+    # A folder the sandbox shows: the workspace (not the cwd's '' entry: a subfolder).
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    (lib / "forked_probe_mod.py").write_text("VALUE = 42\n")
+    with KernelSession(make_config(), sandbox="bwrap", workspace=tmp_path, env={"PYTHONPATH": str(lib)}) as s:
+        assert s._kernel is not None and s._kernel.forked is not None
+        r = s.execute("import forked_probe_mod\nforked_probe_mod.VALUE", timeout=10)
+        assert r.result == "42", r
+
+
+def test_other_startup_variables_mean_an_exec_kernel() -> None:
+    with KernelSession(make_config(), sandbox="bwrap", env={"PYTHONHASHSEED": "7"}) as s:
+        assert s._kernel is not None and s._kernel.forked is None
+        assert s.execute("import sys\nsys.flags.hash_randomization", timeout=10).result == "1"
