@@ -30,6 +30,7 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import socket
 import subprocess
@@ -92,7 +93,10 @@ def serve(sock: socket.socket) -> None:
             return
         if not data:
             return
-        reply = _spawn(json.loads(data), fds, sock)
+        try:
+            reply = _spawn(json.loads(data), fds, sock)
+        except Exception as exc:  # noqa: BLE001 - e.g. fork() refused: tell the host, keep serving
+            reply = {"error": f"{type(exc).__name__}: {exc}"}
         sock.send(json.dumps(reply).encode())
 
 
@@ -256,6 +260,7 @@ class ForkServer:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        shutil.rmtree(self._dir, ignore_errors=True)
 
 
 def placeholder_pid(bwrap_pid: int, uid: int) -> int:

@@ -264,6 +264,7 @@ from deskact.runtime.kernel import KernelSession
 s = KernelSession(Config()).start()
 print("ready", flush=True)
 if sys.argv[1] == "exit":
+    sys.stdin.readline()  # exit when told: the test first checks that the kernel runs
     sys.exit(0)
 time.sleep(600)
 """
@@ -271,13 +272,18 @@ time.sleep(600)
 
 @pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM", "exit"])
 def test_kernels_die_with_the_runtime(how: str) -> None:
-    child = subprocess.Popen([sys.executable, "-c", CHILD, how], stdout=subprocess.PIPE, text=True)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, how], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
     try:
         assert child.stdout is not None
         line = child.stdout.readline().strip()
         assert line == "ready", f"child said {line!r}"
         assert kernel_processes(owner=child.pid), "the child's kernel should be running"
-        if how != "exit":
+        if how == "exit":
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        else:
             child.send_signal(getattr(signal, how))
         code = child.wait(timeout=30)
         deadline = time.monotonic() + 10
