@@ -31,6 +31,11 @@ CAPTURE_VAR = "DESKACT_CAPTURE_LIMIT"
 class DeskactExit(BaseException):
     """Raised by exit()/quit() in agent code: the episode is finished."""
 
+    def _render_traceback_(self) -> list[str]:
+        # IPython 9 formats a traceback of every failed cell for its history, with
+        # stack_data and pygments (~60 ms the first time). An exit has nothing to show.
+        return []
+
 
 def _make_exit() -> Any:
     from IPython.core.autocall import IPyAutocall
