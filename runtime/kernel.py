@@ -253,6 +253,11 @@ class _Kernel:
     def alive(self) -> bool:
         return self.proc.poll() is None and (self.forked is None or self.forked.alive)
 
+    @property
+    def roots(self) -> list[int]:
+        """The pids whose process trees hold everything of this kernel (a forked one is not under bwrap)."""
+        return [self.proc.pid] + ([self.forked.pid] if self.forked is not None else [])
+
     def log_tail(self, limit: int = 1500) -> str:
         try:
             return self.log.read_text(errors="replace")[-limit:].strip()
@@ -451,7 +456,7 @@ class KernelSession:
             # The uid is this session's alone: whatever still runs as it (a fork
             # bomb's children dying slowly) would eat the new kernel's process
             # slots. The standby's own processes are spared.
-            sandbox.kill_uid(self.uid, spare=new.proc.pid if new else None)
+            sandbox.kill_uid(self.uid, spare=new.roots if new else ())
         if new is not None and new.alive:
             self._set_kernel(new)
         else:

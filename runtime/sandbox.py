@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -198,12 +199,14 @@ def kernel_processes(owner: int | None = None) -> list[int]:
     return found
 
 
-def kill_uid(uid: int, wait: float = 3.0, spare: int | None = None) -> None:
+def kill_uid(uid: int, wait: float = 3.0, spare: Iterable[int] = ()) -> None:
     """SIGKILL every process of a sandbox uid (unique to one session) and wait until they are gone.
 
-    ``spare``: a process (a standby kernel) whose tree is left alone.
+    ``spare``: processes (a standby kernel: bwrap, and the kernel forked into it) whose trees are left alone.
     """
-    keep = _descendants(_processes(), spare) if spare is not None else set()
+    spare = list(spare)
+    table = _processes() if spare else {}
+    keep = set().union(*(_descendants(table, pid) for pid in spare))
     deadline = time.monotonic() + wait
     while pids := _pids_of(uid, keep):
         for pid in pids:

@@ -165,3 +165,13 @@ def test_other_startup_variables_mean_an_exec_kernel() -> None:
     with KernelSession(make_config(), sandbox="bwrap", env={"PYTHONHASHSEED": "7"}) as s:
         assert s._kernel is not None and s._kernel.forked is None
         assert s.execute("import sys\nsys.flags.hash_randomization", timeout=10).result == "1"
+
+
+def test_a_hung_kernel_is_replaced_by_its_standby_which_survives(forked: KernelSession) -> None:
+    # The standby kernel shares the session's uid; the sweep of that uid after the
+    # hung kernel is killed must spare it even though it is not under bwrap's tree.
+    for _ in range(3):
+        r = forked.execute("import signal; signal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass", timeout=1)
+        assert (r.status, r.restarted) == ("timeout", True)
+        assert forked.alive
+        assert forked.execute("6 * 7", timeout=10).result == "42"
