@@ -50,7 +50,7 @@ from jupyter_client.launcher import launch_kernel
 from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
 from .config import Config
-from .errors import KernelError
+from .errors import KernelError, SandboxError
 from .execution import ExecError, ExecResult, Image
 from .kernel_boot import CAPTURE_VAR, EXIT_NAME
 
@@ -777,6 +777,23 @@ def _fork_server(config: Config) -> kernel_forkserver.ForkServer:
                 spawn, {sandbox.OWNER_VAR: str(os.getpid())}, timeout=config.kernel.startup_timeout
             )
         return _forkserver
+
+
+def warm_up(config: Config) -> None:
+    """Start the fork server in the background if kernels will be forked (a run calls this first)."""
+    try:
+        mode = sandbox_mode_for(config, None)
+    except SandboxError:
+        return  # the first kernel reports it
+    if mode == "bwrap" and config.kernel.fork_server and os.geteuid() == 0:
+        threading.Thread(target=_warm_up, args=(config,), name="deskact-forkserver-start", daemon=True).start()
+
+
+def _warm_up(config: Config) -> None:
+    try:
+        _fork_server(config)
+    except KernelError:
+        pass  # the first kernel will try again and report it
 
 
 def kill_all() -> None:

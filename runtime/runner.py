@@ -19,6 +19,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from .config import Config
+from . import kernel
 from .confirm import confirmation_enabled, console_confirm
 from .errors import DeskactError
 from .models import make_model
@@ -133,6 +134,7 @@ class Run:
 
     def execute(self) -> list[TaskResult]:
         opts = self.options
+        kernel.warm_up(self.config)  # overlaps with loading the tasks
         loaded = load_tasks(opts.paths)
         tasks = select(loaded.tasks, opts.tasks_glob)
         results_path = opts.out / "results.jsonl"
