@@ -13,7 +13,10 @@ cores were busy on average (all processes, from /proc/stat), which bounds
 what a second worker can add: on C cores, a run whose single worker already
 keeps B cores busy can speed up by at most C / B.
 
-    .venv/bin/python benchmarks/runner.py [--latency 1.0] [--tasks 'os-*']
+    .venv/bin/python benchmarks/runner.py [--latency 1.0] [--repeat 5] [--tasks 'os-*']
+
+Back to back, one run of the suite takes 2-4 s, so machine noise moves it a lot:
+those runs are repeated (1 and 2 workers alternately) and medians reported.
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ SUITE = Path(__file__).resolve().parent.parent / "task_suites" / "os"
 
 @dataclass
 class Measured:
-    name: str
     results: list[TaskResult]
     wall: float
     cpu: float
@@ -67,7 +69,7 @@ def overhead(r: TaskResult) -> float:
     return p.reset + p.kernel + p.judge + p.cleanup
 
 
-def run(name: str, workers: int, glob: str | None, latency: float) -> Measured:
+def run(workers: int, glob: str | None, latency: float) -> Measured:
     original = offline.Reference.reply
 
     def slow_reply(self, system, messages):  # type: ignore[no-untyped-def]
@@ -81,7 +83,7 @@ def run(name: str, workers: int, glob: str | None, latency: float) -> Measured:
         opts = RunOptions(paths=[str(SUITE)], model="reference", out=out, workers=workers, tasks_glob=glob)
         cpu, start = machine_cpu(), time.monotonic()
         results = Run(Config(), opts).execute()
-        measured = Measured(name, results, time.monotonic() - start, machine_cpu() - cpu)
+        measured = Measured(results, time.monotonic() - start, machine_cpu() - cpu)
     finally:
         offline.Reference.reply = original  # type: ignore[method-assign]
     failed = [r.task_id for r in results if r.reward != 1]
@@ -89,40 +91,50 @@ def run(name: str, workers: int, glob: str | None, latency: float) -> Measured:
     return measured
 
 
-def row(m: Measured) -> str:
-    ms = [overhead(r) * 1000 for r in m.results]
+def row(name: str, runs: list[Measured]) -> str:
+    """One table row: medians over the runs; overhead percentiles over all their tasks."""
+    results = [r for m in runs for r in m.results]
+    ms = [overhead(r) * 1000 for r in results]
     phases = " | ".join(
-        f"{statistics.median(getattr(r.phases, k) for r in m.results) * 1000:.0f}"
+        f"{statistics.median(getattr(r.phases, k) for r in results) * 1000:.0f}"
         for k in ("reset", "kernel", "judge", "cleanup")
     )
-    return (f"| {m.name} | {len(m.results)} | {m.throughput:.2f} | {m.cpu / len(m.results) * 1000:.0f} | "
-            f"{m.cores_busy:.2f} | {statistics.median(ms):.0f} | {pct(ms, 0.95):.0f} | {phases} |")
+    tput = statistics.median(m.throughput for m in runs)
+    cpu = statistics.median(m.cpu / len(m.results) for m in runs) * 1000
+    busy = statistics.median(m.cores_busy for m in runs)
+    return (f"| {name} | {len(runs)} x {len(runs[0].results)} | {tput:.2f} | {cpu:.0f} | {busy:.2f} | "
+            f"{statistics.median(ms):.0f} | {pct(ms, 0.95):.0f} | {phases} |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--latency", type=float, default=1.0, help="simulated model latency per reply (s)")
+    ap.add_argument("--repeat", type=int, default=5, help="back-to-back runs per worker count (interleaved)")
     ap.add_argument("--tasks", default=None)
     args = ap.parse_args()
 
-    runs = [
-        run(f"1 worker, model latency {args.latency:g} s", 1, args.tasks, args.latency),
-        run(f"2 workers, model latency {args.latency:g} s", 2, args.tasks, args.latency),
-        run("1 worker, back to back", 1, args.tasks, 0.0),
-        run("2 workers, back to back", 2, args.tasks, 0.0),
-    ]
+    slow = {w: [run(w, args.tasks, args.latency)] for w in (1, 2)}
+    fast: dict[int, list[Measured]] = {1: [], 2: []}
+    for _ in range(args.repeat):  # interleaved: both worker counts see the same machine load
+        for w in (1, 2):
+            fast[w].append(run(w, args.tasks, 0.0))
     print(f"{os.cpu_count()} cores, load average at the end {os.getloadavg()[0]:.2f}\n")
-    print("| run | tasks | tasks/s | machine CPU ms/task | cores busy | overhead p50 ms | p95 | "
+    print("| run | runs x tasks | tasks/s | machine CPU ms/task | cores busy | overhead p50 ms | p95 | "
           "reset p50 | kernel p50 | judge p50 | cleanup p50 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for m in runs:
-        print(row(m))
+    for w in (1, 2):
+        print(row(f"{w} worker{'s' if w > 1 else ''}, model latency {args.latency:g} s", slow[w]))
+    for w in (1, 2):
+        print(row(f"{w} worker{'s' if w > 1 else ''}, back to back", fast[w]))
     print()
     cores = os.cpu_count() or 1
-    for one, two, regime in ((runs[0], runs[1], "with model latency"), (runs[2], runs[3], "back to back")):
-        print(f"throughput {regime}: 2 workers / 1 worker = {two.throughput / one.throughput:.2f}x "
-              f"(ceiling on {cores} cores: {cores / one.cores_busy:.2f}x, as 1 worker keeps "
-              f"{one.cores_busy:.2f} cores busy)")
+    for runs, regime in ((slow, "with model latency"), (fast, "back to back")):
+        one = statistics.median(m.throughput for m in runs[1])
+        two = statistics.median(m.throughput for m in runs[2])
+        busy = statistics.median(m.cores_busy for m in runs[1])
+        each = ", ".join(f"{b.throughput / a.throughput:.2f}" for a, b in zip(runs[1], runs[2]))
+        print(f"throughput {regime}: 2 workers / 1 worker = {two / one:.2f}x (medians; run by run: {each}; "
+              f"ceiling on {cores} cores: {cores / busy:.2f}x, as 1 worker keeps {busy:.2f} cores busy)")
 
 
 if __name__ == "__main__":
