@@ -1,7 +1,7 @@
 """A warm pool of started, preloaded kernels, each with its own fresh workspace.
 
-A kernel takes ~0.3-0.8 s to start and preload; a task should not wait for
-that. The pool keeps ``size`` sessions ready (a background thread refills it)
+A kernel takes 50-200 ms to start and preload (forked or exec'd, more with
+toolkits such as the GUI's); a task should not wait for that. The pool keeps ``size`` sessions ready (a background thread refills it)
 and ``acquire()`` hands one out in milliseconds. A session handed out is
 never taken back: tasks never share a kernel, its variables or its files.
 
