@@ -555,34 +555,51 @@ class KernelSession:
             "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
         ]
         env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
-        fork = (
+        log_path = self._private / f"kernel-{gen}.log"
+        if self._can_fork(env):
+            try:
+                proc, forked = self._start(args, env, log_path, fork=True)
+            except kernel_forkserver.ForkServerError as exc:
+                _stop_forking(exc)
+                proc, forked = self._start(args, env, log_path, fork=False)
+        else:
+            proc, forked = self._start(args, env, log_path, fork=False)
+        kc = BlockingKernelClient(context=_zmq)
+        kc.load_connection_file(str(conn))
+        kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
+        return _Kernel(proc=proc, client=kc, log=log_path, forked=forked)
+
+    def _can_fork(self, env: dict[str, str]) -> bool:
+        return (
             self.mode == "bwrap" and self.uid is not None and self.config.kernel.fork_server
+            and _fork_broken is None
             and kernel_forkserver.can_fork(
                 sandbox.kernel_env(self.config.sandbox, env, self.workspace, self._private, self.display)
             )
         )
+
+    def _start(
+        self, args: list[str], env: dict[str, str], log_path: Path, fork: bool,
+    ) -> tuple[subprocess.Popen[bytes], kernel_forkserver.KernelProcess | None]:
+        """Launch the sandboxed kernel process: exec'd at the end of the sandbox chain, or forked into it."""
+        assert self._private is not None
         inner = kernel_forkserver.PLACEHOLDER if fork else [sys.executable, "-m", KERNEL_MODULE, *args]
         plan = sandbox.plan(
             inner, mode=self.mode, config=self.config, workspace=self.workspace,
             private_dir=self._private, env=env, display=self.display,
             sockets=self.sockets, uid=self.uid,
         )
-        log_path = self._private / f"kernel-{gen}.log"
         log = open(log_path, "wb")  # noqa: SIM115 - handed to the child
         try:
             proc = _spawner.submit(
                 launch_kernel, plan.argv, stdout=subprocess.PIPE if fork else subprocess.DEVNULL,
                 stderr=log, env=plan.env, cwd=str(plan.cwd),
             ).result()
-            forked = self._fork_into(proc, plan, args, log, log_path) if fork else None
+            return proc, self._fork_into(proc, plan, args, log, log_path) if fork else None
         except OSError as exc:
             raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
         finally:
             log.close()
-        kc = BlockingKernelClient(context=_zmq)
-        kc.load_connection_file(str(conn))
-        kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
-        return _Kernel(proc=proc, client=kc, log=log_path, forked=forked)
 
     def _fork_into(
         self, proc: subprocess.Popen[bytes], plan: sandbox.SandboxPlan, args: list[str], log: Any, log_path: Path,
@@ -759,6 +776,15 @@ def _allocate(mode: sandbox.Mode) -> int | None:
 
 _forkserver: kernel_forkserver.ForkServer | None = None
 _forkserver_lock = threading.Lock()
+_fork_broken: str | None = None
+"""Why forking kernels failed here (then every later kernel is exec'd)."""
+
+
+def _stop_forking(exc: Exception) -> None:
+    global _fork_broken
+    if _fork_broken is None:
+        _fork_broken = str(exc)
+        print(f"deskact: kernels will be exec'd, not forked (slower start): {exc}", file=sys.stderr)
 
 
 def _fork_server(config: Config) -> kernel_forkserver.ForkServer:

@@ -44,6 +44,10 @@ from typing import Any
 
 from .errors import KernelError
 
+
+class ForkServerError(KernelError):
+    """The fork server cannot make kernels here (kernels are then exec'd instead)."""
+
 # The kernel joins these, mount last: after it, /proc is the sandbox's.
 _NAMESPACES = ("ipc", "uts", "net", "pid", "mnt")
 _PR_SET_NO_NEW_PRIVS = 38
@@ -223,10 +227,10 @@ class ForkServer:
         self._sock.settimeout(timeout)
         try:
             if self._sock.recv(16) != b"ready":
-                raise KernelError(f"the kernel fork server did not start:\n{self.log_tail()}")
+                raise ForkServerError(f"the kernel fork server did not start:\n{self.log_tail()}")
         except OSError as exc:
             self.close()
-            raise KernelError(f"the kernel fork server did not start ({exc}):\n{self.log_tail()}") from exc
+            raise ForkServerError(f"the kernel fork server did not start ({exc}):\n{self.log_tail()}") from exc
 
     @property
     def alive(self) -> bool:
@@ -241,12 +245,12 @@ class ForkServer:
                 socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))
                 data = self._sock.recv(1 << 16)
             except OSError as exc:
-                raise KernelError(f"the kernel fork server failed ({exc}):\n{self.log_tail()}") from exc
+                raise ForkServerError(f"the kernel fork server failed ({exc}):\n{self.log_tail()}") from exc
         if not data:
-            raise KernelError(f"the kernel fork server exited:\n{self.log_tail()}")
+            raise ForkServerError(f"the kernel fork server exited:\n{self.log_tail()}")
         reply = json.loads(data)
         if "error" in reply:
-            raise KernelError(f"the kernel fork server could not start a kernel: {reply['error']}")
+            raise ForkServerError(f"the kernel fork server could not start a kernel: {reply['error']}")
         return int(reply["pid"])
 
     def log_tail(self, limit: int = 1500) -> str:
@@ -269,7 +273,7 @@ def placeholder_pid(bwrap_pid: int, uid: int) -> int:
         for pid in _children(init):
             if os.stat(f"/proc/{pid}").st_uid == uid:
                 return pid
-    raise KernelError(f"no sandbox placeholder running as uid {uid} under bwrap (pid {bwrap_pid})")
+    raise ForkServerError(f"no sandbox placeholder running as uid {uid} under bwrap (pid {bwrap_pid})")
 
 
 def _children(pid: int) -> list[int]:

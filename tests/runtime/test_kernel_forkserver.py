@@ -175,3 +175,20 @@ def test_a_hung_kernel_is_replaced_by_its_standby_which_survives(forked: KernelS
         assert (r.status, r.restarted) == ("timeout", True)
         assert forked.alive
         assert forked.execute("6 * 7", timeout=10).result == "42"
+
+
+def test_a_fork_server_that_cannot_work_here_means_exec_kernels(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    # E.g. setns refused in a container: the session still gets a kernel, exec'd, and says why once.
+    def refuse(*args: object, **kwargs: object) -> int:
+        raise kernel.kernel_forkserver.ForkServerError("setns(mnt): Operation not permitted")
+
+    monkeypatch.setattr(kernel.kernel_forkserver.ForkServer, "spawn", refuse)
+    monkeypatch.setattr(kernel, "_fork_broken", None)
+    for _ in range(2):
+        with KernelSession(make_config(), sandbox="bwrap") as s:
+            assert s._kernel is not None and s._kernel.forked is None
+            assert s.execute("6 * 7", timeout=10).result == "42"
+    assert capsys.readouterr().err.count("kernels will be exec'd, not forked") == 1
+    assert kernel._fork_broken == "setns(mnt): Operation not permitted"
