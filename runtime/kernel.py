@@ -556,13 +556,10 @@ class KernelSession:
         ]
         env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
         log_path = self._private / f"kernel-{gen}.log"
-        if self._can_fork(env):
-            try:
-                proc, forked = self._start(args, env, log_path, fork=True)
-            except kernel_forkserver.ForkServerError as exc:
-                _stop_forking(exc)
-                proc, forked = self._start(args, env, log_path, fork=False)
-        else:
+        try:
+            proc, forked = self._start(args, env, log_path, fork=self._can_fork(env))
+        except kernel_forkserver.ForkServerError as exc:
+            _stop_forking(exc)
             proc, forked = self._start(args, env, log_path, fork=False)
         kc = BlockingKernelClient(context=_zmq)
         kc.load_connection_file(str(conn))
@@ -618,7 +615,7 @@ class KernelSession:
                 )
             return kernel_forkserver.KernelProcess(pid)
         except BaseException:
-            _kill_kernel(_Kernel(proc=proc, client=BlockingKernelClient(context=_zmq), log=log_path))
+            _kill_process(proc)
             raise
 
     def _wait_ready(self, kernel: _Kernel) -> None:
@@ -744,7 +741,16 @@ def _drain(channel: Any, msg_id: str, handle: Any) -> None:
 
 
 def _kill_kernel(kernel: _Kernel) -> None:
-    proc = kernel.proc
+    _kill_process(kernel.proc)
+    if kernel.forked is not None:
+        kernel.forked.close()  # bwrap is gone, so is its PID namespace and the kernel in it
+    try:  # after the kill: closing sockets must never be what keeps a kernel alive
+        kernel.client.stop_channels()
+    except Exception:  # noqa: BLE001 - e.g. during interpreter shutdown
+        pass
+
+
+def _kill_process(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is None:
         try:
             # start_new_session made it a group leader: the group holds `!cmd` children too.
@@ -758,12 +764,6 @@ def _kill_kernel(kernel: _Kernel) -> None:
     for stream in (proc.stdin, proc.stdout, proc.stderr):
         if stream is not None:
             stream.close()
-    if kernel.forked is not None:
-        kernel.forked.close()  # bwrap is gone, so is its PID namespace and the kernel in it
-    try:  # after the kill: closing sockets must never be what keeps a kernel alive
-        kernel.client.stop_channels()
-    except Exception:  # noqa: BLE001 - e.g. during interpreter shutdown
-        pass
 
 
 def sandbox_mode_for(config: Config, override: str | None) -> sandbox.Mode:
