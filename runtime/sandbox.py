@@ -182,12 +182,8 @@ def kernel_processes(owner: int | None = None) -> list[int]:
         if not entry.name.isdigit():
             continue
         try:
-            cmdline = (entry / "cmdline").read_bytes()
-            if b"ipykernel" not in cmdline and b"kernel_launcher" not in cmdline:
-                # Forked kernels show their fork server's command line; they
-                # live in a sandbox's PID namespace, the server in ours.
-                if b"kernel_forkserver" not in cmdline or os.readlink(entry / "ns" / "pid") == own_ns:
-                    continue
+            if not _is_kernel(entry, own_ns):
+                continue
             environ = (entry / "environ").read_bytes().split(b"\0")
         except OSError:
             continue
@@ -197,6 +193,15 @@ def kernel_processes(owner: int | None = None) -> list[int]:
                     found.append(int(entry.name))
                 break
     return found
+
+
+def _is_kernel(proc_dir: Path, own_pid_ns: str) -> bool:
+    cmdline = (proc_dir / "cmdline").read_bytes()
+    if b"ipykernel" in cmdline or b"kernel_launcher" in cmdline:
+        return True
+    # Forked kernels show their fork server's command line; they live in a
+    # sandbox's PID namespace, the server in ours.
+    return b"kernel_forkserver" in cmdline and os.readlink(proc_dir / "ns" / "pid") != own_pid_ns
 
 
 def kill_uid(uid: int, wait: float = 3.0, spare: Iterable[int] = ()) -> None:
