@@ -310,7 +310,8 @@ class KernelSession:
     """One kernel: ``start``, ``execute``, ``interrupt``, ``restart``, ``shutdown``; a context manager.
 
     ``preload``: (toolkit name, code) pairs run silently at start and after
-    every restart. ``env``: extra environment for the kernel (on top of the
+    every restart. ``fork_imports``: modules a fork server imports once for all
+    the kernels it forks (``Toolkit.fork_imports``). ``env``: extra environment for the kernel (on top of the
     sandbox allowlist). ``sockets``: env var -> host Unix socket of a local
     service, reachable in the kernel as ``http://127.0.0.1:PORT`` in that var.
     ``workspace``: cwd and HOME (a temporary one, removed at shutdown, if None).
@@ -323,6 +324,7 @@ class KernelSession:
         *,
         workspace: Path | None = None,
         preload: Iterable[tuple[str, str]] = (),
+        fork_imports: Iterable[str] = (),
         env: dict[str, str] | None = None,
         sockets: dict[str, Path] | None = None,
         display: str | None = None,
@@ -330,6 +332,7 @@ class KernelSession:
     ) -> None:
         self.config = config or Config()
         self.preload = list(preload)
+        self.fork_imports = list(fork_imports)
         self.env = dict(env or {})
         self.sockets = {k: Path(v) for k, v in (sockets or {}).items()}
         self.display = display
@@ -611,7 +614,7 @@ class KernelSession:
             with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
                 pid = _fork_server(self.config).spawn(
                     placeholder, plan.uid, args, plan.env, plan.cwd, plan.rlimits,
-                    (stdin.fileno(), stdout.fileno(), log.fileno()),
+                    (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
                 )
             return kernel_forkserver.KernelProcess(pid)
         except BaseException:

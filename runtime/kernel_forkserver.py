@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +106,7 @@ def serve(sock: socket.socket) -> None:
 
 def _spawn(request: dict[str, Any], fds: list[int], sock: socket.socket) -> dict[str, Any]:
     """Fork a child that joins the sandbox and forks the kernel; report its pid (or why not)."""
+    _import_shared(request.get("imports", []))
     if threading.active_count() != 1:  # a thread's locks would be copied held
         return {"error": "the fork server has started a thread; it can no longer fork safely"}
     report_r, report_w = os.pipe()
@@ -125,6 +126,20 @@ def _spawn(request: dict[str, Any], fds: list[int], sock: socket.socket) -> dict
     with os.fdopen(report_r, "rb") as report:
         data = report.read()
     return json.loads(data) if data else {"error": "the fork server's child died before forking the kernel"}
+
+
+def _import_shared(names: list[str]) -> None:
+    """Import toolkit modules once for all later kernels (``Toolkit.fork_imports``)."""
+    import gc
+
+    new = [name for name in names if name not in sys.modules]
+    for name in new:
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - the kernel's own preload imports it again and reports
+            pass
+    if new:
+        gc.freeze()
 
 
 def _reap(signum: int, frame: object) -> None:
@@ -237,9 +252,13 @@ class ForkServer:
         return self.proc.poll() is None
 
     def spawn(self, ns_pid: int, uid: int, argv: list[str], env: dict[str, str], cwd: Path,
-              rlimits: dict[str, int], stdio: tuple[int, int, int]) -> int:
-        """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view)."""
-        request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env": env, "cwd": str(cwd), "rlimits": rlimits}
+              rlimits: dict[str, int], stdio: tuple[int, int, int], imports: Sequence[str] = ()) -> int:
+        """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view).
+
+        ``imports``: modules to import into the server first (once), for this kernel and the next.
+        """
+        request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env": env, "cwd": str(cwd), "rlimits": rlimits,
+                   "imports": list(imports)}
         with self._lock:
             try:
                 socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))

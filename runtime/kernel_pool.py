@@ -31,6 +31,7 @@ class KernelPool:
         config: Config,
         *,
         preload: Iterable[tuple[str, str]] = (),
+        fork_imports: Iterable[str] = (),
         env: dict[str, str] | None = None,
         sockets: dict[str, Path] | None = None,
         display: str | None = None,
@@ -40,6 +41,7 @@ class KernelPool:
     ) -> None:
         self.config = config
         self.preload = list(preload)
+        self.fork_imports = list(fork_imports)
         self.env = dict(env or {})
         self.sockets = dict(sockets or {})
         self.display = display
@@ -57,7 +59,7 @@ class KernelPool:
         self.workspace_root.mkdir(parents=True, exist_ok=True)
         workspace = Path(tempfile.mkdtemp(prefix="task-", dir=self.workspace_root))
         session = KernelSession(
-            self.config, workspace=workspace, preload=self.preload, env=self.env,
+            self.config, workspace=workspace, preload=self.preload, fork_imports=self.fork_imports, env=self.env,
             sockets=self.sockets, display=self.display, sandbox=self.sandbox,
         )
         try:

@@ -92,6 +92,7 @@ class Worker:
         env.update(gui_env(self.config, display))
         return {
             "preload": [(tk.name, tk.preload_code()) for tk in toolkits],
+            "fork_imports": [name for tk in toolkits for name in tk.fork_imports],
             "env": env,
             "sockets": sockets,
             "display": display.name if display else None,

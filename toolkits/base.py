@@ -78,6 +78,10 @@ class Toolkit:
     service: ServiceFactory | None = None
     plugins: list[str] = field(default_factory=list)
     """Host modules to import so their reset steps and judges register."""
+    fork_imports: list[str] = field(default_factory=list)
+    """Kernel modules the fork server may import once and share with every kernel it forks.
+    Only modules whose import starts no thread, reads no environment and opens no file,
+    socket or display (``module`` itself, often); the rest are imported by each kernel."""
 
     def preload_code(self) -> str:
         names = ", ".join(self.exports)

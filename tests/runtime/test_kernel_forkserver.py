@@ -192,3 +192,19 @@ def test_a_fork_server_that_cannot_work_here_means_exec_kernels(
             assert s.execute("6 * 7", timeout=10).result == "42"
     assert capsys.readouterr().err.count("kernels will be exec'd, not forked") == 1
     assert kernel._fork_broken == "setns(mnt): Operation not permitted"
+
+
+def test_toolkit_modules_imported_once_by_the_server() -> None:
+    # The kernel has the module before any preload ran: it came with the fork.
+    shared = ["deskact.toolkits.google.api", "no_such_module_for_deskact"]  # a bad name is skipped
+    with KernelSession(make_config(), sandbox="bwrap", fork_imports=shared) as s:
+        assert s._kernel is not None and s._kernel.forked is not None
+        r = s.execute("import sys\nprint('deskact.toolkits.google.api' in sys.modules)", timeout=10)
+        assert r.stdout == "True\n"
+    assert kernel._fork_broken is None
+
+
+def test_the_google_toolkit_shares_its_module() -> None:
+    from deskact.toolkits.google import toolkit
+
+    assert toolkit.fork_imports == [toolkit.module]
