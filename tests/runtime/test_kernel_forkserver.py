@@ -204,7 +204,9 @@ def test_toolkit_modules_imported_once_by_the_server() -> None:
     assert kernel._fork_broken is None
 
 
-def test_the_google_toolkit_shares_its_module() -> None:
-    from deskact.toolkits.google import toolkit
+@pytest.mark.parametrize("name", ["google", "gui"])
+def test_toolkits_share_their_module(name: str) -> None:
+    from deskact.toolkits.base import load_toolkit
 
+    toolkit = load_toolkit(name)
     assert toolkit.fork_imports == [toolkit.module]

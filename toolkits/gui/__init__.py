@@ -54,6 +54,9 @@ toolkit = Toolkit(
     # Import pyautogui now (when a display is set) so the model's first step is not slowed by it.
     setup="__import__('deskact.toolkits.gui.api', fromlist=['warm_up']).warm_up()\n",
     summary=SUMMARY,
+    # Shared by forked kernels (~100 ms of imports, pydantic among them); pyautogui is not
+    # imported with it: it connects to the display, which differs per worker.
+    fork_imports=["deskact.toolkits.gui.api"],
 )
 
 __all__ = ["kernel_env", "toolkit"]
