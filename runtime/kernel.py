@@ -611,9 +611,12 @@ class KernelSession:
                 tail = log_path.read_text(errors="replace")[-1500:].strip()
                 raise KernelError(f"the sandbox did not start (bwrap exit {proc.poll()}):\n{tail}")
             placeholder = kernel_forkserver.placeholder_pid(proc.pid, plan.uid)
+            env_file = log_path.with_suffix(".env.json")
+            env_file.touch(mode=0o600)  # root-only: the kernel reads it before it drops to its uid
+            env_file.write_text(json.dumps(plan.env))
             with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
                 pid = _fork_server(self.config).spawn(
-                    placeholder, plan.uid, args, plan.env, plan.cwd, plan.rlimits,
+                    placeholder, plan.uid, args, env_file, plan.cwd, plan.rlimits,
                     (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
                 )
             return kernel_forkserver.KernelProcess(pid)

@@ -190,6 +190,12 @@ def _join_namespaces(ns_pid: int, uid: int) -> None:
 
 
 def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
+    # The environment comes in a root-only file in the session's private dir, read here
+    # (still root, already in the sandbox) and removed: it never passes through the server,
+    # whose memory every later kernel inherits.
+    env_file = Path(request["env_file"])
+    env = json.loads(env_file.read_text())
+    env_file.unlink()
     os.setsid()
     for target, fd in enumerate(fds):  # stdin, stdout, stderr
         os.dup2(fd, target)
@@ -207,7 +213,7 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
             raise OSError(ctypes.get_errno(), f"prctl({what})")
     os.chdir(request["cwd"])
     os.environ.clear()
-    os.environ.update(request["env"])
+    os.environ.update(env)
     # What the interpreter would have done with these at start-up (see can_fork).
     if os.environ.get("PYTHONPATH"):
         sys.path[0:0] = [p for p in os.environ["PYTHONPATH"].split(os.pathsep) if p]
@@ -251,14 +257,16 @@ class ForkServer:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def spawn(self, ns_pid: int, uid: int, argv: list[str], env: dict[str, str], cwd: Path,
+    def spawn(self, ns_pid: int, uid: int, argv: list[str], env_file: Path, cwd: Path,
               rlimits: dict[str, int], stdio: tuple[int, int, int], imports: Sequence[str] = ()) -> int:
         """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view).
 
-        ``imports``: modules to import into the server first (once), for this kernel and the next.
+        ``env_file``: the kernel's environment as JSON, at a path the sandbox shows (root-only;
+        the kernel removes it). ``imports``: modules to import into the server first (once), for
+        this kernel and the next.
         """
-        request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env": env, "cwd": str(cwd), "rlimits": rlimits,
-                   "imports": list(imports)}
+        request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env_file": str(env_file), "cwd": str(cwd),
+                   "rlimits": rlimits, "imports": list(imports)}
         with self._lock:
             try:
                 socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))

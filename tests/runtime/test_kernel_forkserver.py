@@ -210,3 +210,11 @@ def test_toolkits_share_their_module(name: str) -> None:
 
     toolkit = load_toolkit(name)
     assert toolkit.fork_imports == [toolkit.module]
+
+
+def test_the_environment_reaches_the_kernel_by_a_file_it_removes(forked: KernelSession) -> None:
+    # Not through the fork server, whose memory every later kernel inherits.
+    assert forked._private is not None
+    assert not list(forked._private.glob("*.env.json"))
+    r = forked.execute("import os\nprint(os.environ['WORKSPACE'] == os.getcwd(), 'PATH' in os.environ)", timeout=10)
+    assert r.stdout == "True True\n"
