@@ -10,11 +10,16 @@ imports once. For each kernel:
    that prints ``ready`` and sleeps;
 2. the fork server forks a child that joins the placeholder's namespaces
    (setns; mount last), and forks again so that the kernel is inside the PID
-   namespace; the kernel drops to the session's uid (which clears every
-   capability), sets no_new_privs, the rlimits, cwd and environment, closes
-   every inherited descriptor, and runs ipykernel (``kernel_launcher.run``);
+   namespace; the kernel reads its environment from a root-only file in the
+   session's private dir (so it never passes through the server, whose
+   memory later kernels inherit), drops to the session's uid (which clears
+   every capability), sets no_new_privs, the rlimits and cwd, closes every
+   inherited descriptor, and runs ipykernel (``kernel_launcher.run``);
 3. killing bwrap ends the namespace's init, and the kernel with it. The host
    watches the kernel itself through a pidfd (``KernelProcess``).
+
+Toolkits may name modules for the server to import once and share
+(``Toolkit.fork_imports``): the GUI and Google kernels' own modules.
 
 Used only as root with bwrap: setns and the uid switch need root, and without
 namespaces there is nothing to join. ``kernel.fork_server: false`` turns it
