@@ -195,15 +195,15 @@ def _join_namespaces(ns_pid: int, uid: int) -> None:
 
 
 def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
+    os.setsid()
+    for target, fd in enumerate(fds):  # stdin, stdout, stderr (the kernel log: errors from here on)
+        os.dup2(fd, target)
     # The environment comes in a root-only file in the session's private dir, read here
     # (still root, already in the sandbox) and removed: it never passes through the server,
     # whose memory every later kernel inherits.
     env_file = Path(request["env_file"])
     env = json.loads(env_file.read_text())
     env_file.unlink()
-    os.setsid()
-    for target, fd in enumerate(fds):  # stdin, stdout, stderr
-        os.dup2(fd, target)
     os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # the host's socket above all
     for name, value in request["rlimits"].items():
         resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (value, value))
