@@ -16,6 +16,7 @@ from pathlib import Path
 from deskact.runtime import kernel
 from deskact.runtime.config import Config
 from deskact.runtime.kernel import KernelSession
+from deskact.runtime.sandbox import kernel_processes
 
 
 def kernel_pid(session: KernelSession) -> int:
@@ -23,12 +24,9 @@ def kernel_pid(session: KernelSession) -> int:
     assert kernel is not None
     if kernel.forked is not None:
         return kernel.forked.pid
-    # Exec'd: the python process running as the session's uid (under bwrap and setpriv).
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and entry.stat().st_uid == session.uid:
-            if b"kernel_launcher" in (entry / "cmdline").read_bytes():
-                return int(entry.name)
-    raise RuntimeError("kernel process not found")
+    # Exec'd: the one of our kernels running as the session's uid (under bwrap and setpriv).
+    (pid,) = [p for p in kernel_processes(os.getpid()) if os.stat(f"/proc/{p}").st_uid == session.uid]
+    return pid
 
 
 def memory_mb(pid: int) -> dict[str, float]:

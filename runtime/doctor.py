@@ -66,17 +66,11 @@ def _sandbox_check() -> Check:
 
 def _kernel_start_check(config: Config) -> Check:
     """Informational: whether kernels will be forked from a pre-imported one (~50 ms) or exec'd (~170 ms)."""
-    from .sandbox import sandbox_status
+    from .kernel import why_exec
 
-    if not config.kernel.fork_server:
-        why = "exec'd (kernel.fork_server is false)"
-    elif os.geteuid() != 0:
-        why = "exec'd (forking into sandboxes needs root)"
-    elif config.sandbox.mode == "none" or not sandbox_status()[0]:
-        why = "exec'd (no bwrap sandbox)"
-    else:
-        why = "forked from a pre-imported kernel into each sandbox"
-    return Check(capability="sandbox", item="kernel start", ok=True, detail=why)
+    reason = why_exec(config)
+    detail = "forked from a pre-imported kernel into each sandbox" if reason is None else f"exec'd ({reason})"
+    return Check(capability="sandbox", item="kernel start", ok=True, detail=detail)
 
 
 def _google_check(config: Config) -> Check:

@@ -311,8 +311,8 @@ class KernelSession:
 
     ``preload``: (toolkit name, code) pairs run silently at start and after
     every restart. ``fork_imports``: modules a fork server imports once for all
-    the kernels it forks (``Toolkit.fork_imports``). ``env``: extra environment for the kernel (on top of the
-    sandbox allowlist). ``sockets``: env var -> host Unix socket of a local
+    the kernels it forks (``Toolkit.fork_imports``). ``env``: extra environment
+    for the kernel (on top of the sandbox allowlist). ``sockets``: env var -> host Unix socket of a local
     service, reachable in the kernel as ``http://127.0.0.1:PORT`` in that var.
     ``workspace``: cwd and HOME (a temporary one, removed at shutdown, if None).
     ``sandbox``: override ``config.sandbox.mode``.
@@ -811,13 +811,23 @@ def _fork_server(config: Config) -> kernel_forkserver.ForkServer:
         return _forkserver
 
 
+def why_exec(config: Config) -> str | None:
+    """Why this process's kernels are exec'd rather than forked into their sandboxes (None: forked)."""
+    if not config.kernel.fork_server:
+        return "kernel.fork_server is false"
+    if os.geteuid() != 0:
+        return "forking into sandboxes needs root"
+    try:
+        if sandbox_mode_for(config, None) != "bwrap":
+            return "no bwrap sandbox"
+    except SandboxError as exc:
+        return str(exc)
+    return _fork_broken
+
+
 def warm_up(config: Config) -> None:
     """Start the fork server in the background if kernels will be forked (a run calls this first)."""
-    try:
-        mode = sandbox_mode_for(config, None)
-    except SandboxError:
-        return  # the first kernel reports it
-    if mode == "bwrap" and config.kernel.fork_server and os.geteuid() == 0:
+    if why_exec(config) is None:
         threading.Thread(target=_warm_up, args=(config,), name="deskact-forkserver-start", daemon=True).start()
 
 

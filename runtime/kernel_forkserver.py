@@ -31,6 +31,7 @@ kernel it forks. It must stay single-threaded: it forks.
 from __future__ import annotations
 
 import ctypes
+import gc
 import json
 import os
 import resource
@@ -86,8 +87,6 @@ def serve(sock: socket.socket) -> None:
     kernel_launcher.prepare()
     for name in _PRELOAD_MODULES:
         __import__(name)
-    import gc
-
     gc.freeze()  # forked kernels then share these pages instead of copying them on the first collection
     # A kernel's parent (our child) exits at once. Orphans go to the nearest subreaper
     # in the parent's PID namespace: us, rather than the host's init, which may never reap them.
@@ -135,8 +134,6 @@ def _spawn(request: dict[str, Any], fds: list[int], sock: socket.socket) -> dict
 
 def _import_shared(names: list[str]) -> None:
     """Import toolkit modules once for all later kernels (``Toolkit.fork_imports``)."""
-    import gc
-
     new = [name for name in names if name not in sys.modules]
     for name in new:
         try:
@@ -342,7 +339,7 @@ class KernelProcess:
 
 
 if __name__ == "__main__":
-    # Imports must not come from the host's cwd (started with cwd=/, but be sure).
-    if sys.path and sys.path[0] in ("", ".", os.getcwd()):
-        del sys.path[0]
+    from .kernel_launcher import drop_cwd_from_path
+
+    drop_cwd_from_path()  # started with cwd=/, but be sure
     serve(socket.socket(fileno=int(sys.argv[1])))

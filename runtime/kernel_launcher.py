@@ -21,6 +21,15 @@ import gc
 import sys
 
 
+def drop_cwd_from_path() -> None:
+    """As ipykernel_launcher does for ``python -m``: the cwd (the agent's workspace, or the
+    host's for the fork server) must not shadow modules; IPython puts '' back when the shell starts."""
+    import os
+
+    if sys.path and sys.path[0] in ("", ".", os.getcwd()):
+        del sys.path[0]
+
+
 def prepare() -> None:
     """Before importing ipykernel: no debugger, no collections during the imports."""
     gc.disable()
@@ -37,10 +46,5 @@ def run(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    # As ipykernel_launcher does: the cwd (the agent's workspace) must not shadow
-    # modules; IPython puts '' back when the shell starts.
-    import os
-
-    if sys.path and sys.path[0] in ("", ".", os.getcwd()):
-        del sys.path[0]
+    drop_cwd_from_path()
     run(sys.argv[1:])

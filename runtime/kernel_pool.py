@@ -1,9 +1,10 @@
 """A warm pool of started, preloaded kernels, each with its own fresh workspace.
 
 A kernel takes 50-200 ms to start and preload (forked or exec'd, more with
-toolkits such as the GUI's); a task should not wait for that. The pool keeps ``size`` sessions ready (a background thread refills it)
-and ``acquire()`` hands one out in milliseconds. A session handed out is
-never taken back: tasks never share a kernel, its variables or its files.
+toolkits such as the GUI's); a task should not wait for that. The pool keeps
+``size`` sessions ready (a background thread refills it) and ``acquire()``
+hands one out in milliseconds. A session handed out is never taken back:
+tasks never share a kernel, its variables or its files.
 
 Each pooled session comes with a new empty workspace directory made under
 ``workspace_root`` (the kernel's cwd and HOME are fixed when it starts, so

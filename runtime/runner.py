@@ -18,8 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .config import Config
 from . import kernel
+from .config import Config
 from .confirm import confirmation_enabled, console_confirm
 from .errors import DeskactError
 from .models import make_model

@@ -14,11 +14,13 @@ root; bwrap sets no_new_privs, so setuid binaries cannot win root back.
 Unprivileged, bwrap uses a user namespace and the kernel keeps our uid.
 As root, the kernel is by default not exec'd at the end of that chain but
 forked into the finished sandbox by ``kernel_forkserver`` (same namespaces,
-uid, rlimits and environment, a quarter of the start-up CPU). Four things make ipykernel work under bwrap (see
-ARCHITECTURE.md): ipc transport with the socket dir bound at the same path,
-no JPY_PARENT_PID (in a PID namespace the parent poller sees PID 1 and
-quits), interrupts sent as messages (a SIGINT to the process group would hit
-bwrap), and new mount points created only under a tmpfs.
+uid, rlimits and environment, a quarter of the start-up CPU).
+
+Four things make ipykernel work under bwrap (see ARCHITECTURE.md): ipc
+transport with the socket dir bound at the same path, no JPY_PARENT_PID (in
+a PID namespace the parent poller sees PID 1 and quits), interrupts sent as
+messages (a SIGINT to the process group would hit bwrap), and new mount
+points created only under a tmpfs.
 """
 
 from __future__ import annotations
