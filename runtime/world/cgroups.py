@@ -1,0 +1,127 @@
+"""A world's limits as a cgroup: memory, processes (threads count) and CPU.
+
+Uses the cgroup v1 hierarchies (pids, memory, cpu) when we may make groups in
+them (root on a machine that mounts them), and cgroup v2 when its root
+delegates those controllers. Elsewhere there is no cgroup, and the kernel's
+rlimits are the only limits (``deskact doctor`` says which).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+_PARENT = "deskact"
+
+
+@dataclass(frozen=True)
+class Limits:
+    memory_mb: int
+    max_processes: int
+    cpus: float
+
+
+@lru_cache(maxsize=1)
+def layout() -> tuple[str, list[Path]]:
+    """("v1" | "v2" | "none", the parent groups to make world groups under)."""
+    if os.geteuid() != 0:
+        return "none", []
+    v1 = [CGROUP_ROOT / c for c in ("pids", "memory", "cpu")]
+    if all((d / "cgroup.procs").exists() for d in v1):
+        parents = [d / _PARENT for d in v1]
+        try:
+            for parent in parents:
+                parent.mkdir(exist_ok=True)
+            return "v1", parents
+        except OSError:
+            return "none", []
+    for root in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
+        try:
+            controllers = (root / "cgroup.subtree_control").read_text().split()
+        except OSError:
+            continue
+        if {"pids", "memory", "cpu"} <= set(controllers):
+            parent = root / _PARENT
+            try:
+                parent.mkdir(exist_ok=True)
+                (parent / "cgroup.subtree_control").write_text("+pids +memory +cpu")
+                return "v2", [parent]
+            except OSError:
+                return "none", []
+    return "none", []
+
+
+def describe() -> str:
+    kind, parents = layout()
+    if kind == "none":
+        return "no cgroup to make (not root, or no pids/memory/cpu controllers): kernel rlimits only"
+    return f"cgroup {kind} ({', '.join(str(p) for p in parents)}): memory, pids and CPU per world"
+
+
+class WorldCgroup:
+    """One world's groups. ``procs_files`` are what a process writes its pid to in order to join."""
+
+    def __init__(self, name: str, limits: Limits) -> None:
+        self.kind, parents = layout()
+        self.dirs = [parent / name for parent in parents]
+        for d in self.dirs:
+            d.mkdir(exist_ok=True)
+        self._apply(limits)
+
+    @property
+    def procs_files(self) -> list[str]:
+        return [str(d / "cgroup.procs") for d in self.dirs]
+
+    def _apply(self, limits: Limits) -> None:
+        mem = limits.memory_mb * 1024 * 1024
+        period = 100_000
+        quota = int(limits.cpus * period) if limits.cpus > 0 else -1
+        if self.kind == "v1":
+            pids, memory, cpu = self.dirs
+            (pids / "pids.max").write_text(str(limits.max_processes))
+            (memory / "memory.limit_in_bytes").write_text(str(mem))
+            (cpu / "cpu.cfs_period_us").write_text(str(period))
+            (cpu / "cpu.cfs_quota_us").write_text(str(quota))
+        elif self.kind == "v2":
+            (group,) = self.dirs
+            (group / "pids.max").write_text(str(limits.max_processes))
+            (group / "memory.max").write_text(str(mem))
+            (group / "cpu.max").write_text(f"{quota if quota > 0 else 'max'} {period}")
+
+    def pids(self) -> list[int]:
+        if not self.dirs:
+            return []
+        try:
+            return [int(p) for p in (self.dirs[0] / "cgroup.procs").read_text().split()]
+        except OSError:
+            return []
+
+    def kill_all(self, wait: float = 3.0) -> None:
+        """SIGKILL everything in the world (a double-forked daemon included) and wait until it is gone."""
+        deadline = time.monotonic() + wait
+        while pids := self.pids():
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.002)
+
+    def remove(self) -> None:
+        self.kill_all()
+        for d in self.dirs:
+            for _ in range(100):  # rmdir fails while the last exiting task is still counted
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.005)

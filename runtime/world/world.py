@@ -1,0 +1,470 @@
+"""A task's world: one disposable sandbox that holds everything the agent can reach.
+
+A world is a set of namespaces (user, mount, PID, IPC, UTS, network) around
+a placeholder process, made before the task's reset and thrown away at
+cleanup. Inside it:
+
+- ``/`` is an overlay: read-only lower layers are host system directories
+  (``/usr``, ``/etc`` minus its secrets, ``/var``, ``/opt``) seen through
+  idmapped mounts; writes land in an upper layer on a size-limited tmpfs
+  (the disk quota) that teardown discards. Nothing else of the host is there:
+  no /root, /home, checkout, suites, gold files or out dir; only the Python
+  that runs kernels and deskact's kernel-side code, read-only.
+- the agent is root, mapped to an unprivileged host uid range of its own;
+- the kernel (forked by the fork server or exec'd through nsenter), every app
+  a reset step starts, and all they start, share one PID namespace and one
+  cgroup (memory, pids, CPU): killing the namespace's init ends them all;
+- the network is loopback only; deskact's services come in as Unix sockets;
+  the display is the worker's own X socket, nothing else of /tmp/.X11-unix.
+
+Host code (reset steps, judges) reaches the world through this object:
+``spawn``/``run`` a command inside, ``host_path`` for a file at a world path
+(symlinks resolved inside the world), ``processes`` it runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from ..config import Config
+from ..errors import SandboxError
+from . import mounts
+from .cgroups import Limits, WorldCgroup
+from .paths import host_path, resolve_in_root
+
+# Host directories the world's root is built on (copy-on-write). Top-level
+# symlinks (/bin -> usr/bin on merged-/usr systems) are copied as symlinks.
+BASE_DIRS = ("usr", "etc", "var", "opt")
+_TOP_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
+_EMPTY_DIRS = {"tmp": 0o1777, "root": 0o700, "home": 0o755, "run": 0o755, "srv": 0o755, "mnt": 0o755,
+               "media": 0o755, "proc": 0o555, "sys": 0o555, "dev": 0o755, "boot": 0o755}
+# Files of the host's /etc that never enter a world (whiteouts in a mask layer above it).
+_ETC_SECRETS_GLOBS = ("ssh/ssh_host_*_key", "ssh/ssh_host_*_key.pub", "ssl/private", "sudoers.d")
+_SANITIZED = ("shadow", "gshadow", "shadow-", "gshadow-")
+
+ID_COUNT = 65536
+"""Ids 0..65535 inside a world map to a private host range (useradd works)."""
+_ID_BASE = 100_000_000
+_ID_SLOTS = 30_000
+_slot_counter = itertools.count()
+
+WORLD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
+JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+
+
+def allocate_ids() -> int:
+    """The host uid of a new world's root (its range: this plus ID_COUNT)."""
+    slot = (os.getpid() * 7919 + next(_slot_counter)) % _ID_SLOTS
+    return _ID_BASE + slot * ID_COUNT
+
+
+@dataclass(frozen=True)
+class WorldProcess:
+    pid: int
+    """As the world sees it."""
+    host_pid: int
+    uid: int
+    """As the world sees it (0 = the world's root)."""
+    name: str
+    cmdline: str
+
+
+@lru_cache(maxsize=1)
+def _base() -> Path:
+    """Once per process: the root skeleton and the /etc mask layer (root-owned, read-only to worlds)."""
+    base = Path(tempfile.mkdtemp(prefix="deskact-world-base-"))
+    base.chmod(0o755)
+    skeleton = base / "root"
+    skeleton.mkdir()
+    for name, mode in _EMPTY_DIRS.items():
+        (skeleton / name).mkdir()
+        (skeleton / name).chmod(mode)
+    for name in _TOP_LINKS:
+        host = Path("/") / name
+        if host.is_symlink():
+            (skeleton / name).symlink_to(os.readlink(host))
+    for name in BASE_DIRS:
+        (skeleton / name).mkdir(exist_ok=True)
+    mask = base / "etc-mask"
+    mask.mkdir()
+    for name in _SANITIZED:
+        source = Path("/etc") / name
+        if source.exists():
+            # Every account keeps its line, no account keeps its password hash.
+            lines = [f"{line.split(':', 1)[0]}:*:{line.split(':', 2)[2]}" if line.count(":") >= 2 else line
+                     for line in source.read_text().splitlines()]
+            (mask / name).write_text("\n".join(lines) + "\n")
+            st = source.stat()
+            os.chown(mask / name, st.st_uid, st.st_gid)
+            (mask / name).chmod(st.st_mode & 0o7777)
+    for pattern in _ETC_SECRETS_GLOBS:
+        for secret in Path("/etc").glob(pattern):
+            whiteout = mask / secret.relative_to("/etc")
+            whiteout.parent.mkdir(parents=True, exist_ok=True)
+            os.mknod(whiteout, 0o600 | 0o020000, os.makedev(0, 0))  # a 0/0 char device hides the lower file
+    return base
+
+
+def _kernel_side_paths() -> list[Path]:
+    """What kernels need from the host, shown read-only: the interpreter and deskact's kernel-side code."""
+    package = Path(__file__).resolve().parent.parent.parent
+    paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
+             package / "__init__.py", package / "runtime", package / "toolkits"}
+    # A venv inside the checkout is fine; the checkout itself (.git, suites, judges) is not shown.
+    return sorted(p for p in paths if p.exists())
+
+
+class World:
+    """One task's world. ``start()`` builds it; ``close()`` throws it away (idempotent)."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        workspace: Path,
+        private_dir: Path,
+        display: str | None = None,
+        sockets: dict[Path, Path] | None = None,
+        base_uid: int | None = None,
+    ) -> None:
+        self.config = config
+        self.workspace = Path(workspace)
+        self.private_dir = Path(private_dir)
+        self.display = display
+        self.sockets = dict(sockets or {})
+        """Host socket -> where it appears in the world."""
+        self.uid = base_uid if base_uid is not None else allocate_ids()
+        self.dir = Path(tempfile.mkdtemp(prefix="deskact-world-"))
+        self.dir.chmod(0o711)  # traversable by the world's bwrap (an unmapped owner's 0700 would stop it)
+        self.name = self.dir.name
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.pid = 0
+        """The placeholder's host pid: the handle for nsenter, the fork server and /proc/PID/root."""
+        self.cgroup: WorldCgroup | None = None
+        self._userns = -1
+        self._mounted: list[str] = []
+        self._workspace_mounted = False
+        self._closed = False
+
+    # -- building and throwing away -----------------------------------------------
+
+    def start(self, timeout: float = 20.0) -> World:
+        try:
+            self._build_layers()
+            self._launch(timeout)
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _build_layers(self) -> None:
+        base = _base()
+        wc = self.config.world
+        self._userns = mounts.user_namespace(self.uid, ID_COUNT)
+        disk = self.dir / "disk"
+        disk.mkdir()
+        mounts.tmpfs(str(disk), wc.disk_mb)
+        self._mounted.append(str(disk))
+        os.chown(disk, self.uid, self.uid)
+        for name in ("root", *BASE_DIRS):
+            lowers = [self._idmapped(str(base / "root") if name == "root" else f"/{name}", f"low-{name}")]
+            if name == "etc":
+                lowers.insert(0, self._idmapped(str(base / "etc-mask"), "low-etc-mask"))
+            upper, work, merged = disk / "upper" / name, disk / "work" / name, self.dir / "merged" / name
+            for d in (upper, work, merged):
+                d.mkdir(parents=True)
+            for d in (upper, upper.parent, work, work.parent):
+                os.chown(d, self.uid, self.uid)  # the world's root owns what it writes
+            mounts.overlay(lowers, str(upper), str(work), str(merged))
+            self._mounted.append(str(merged))
+        # The workspace lives on the world's disk too (same quota), seen by the host at its usual path.
+        inner = disk / "workspace"
+        inner.mkdir()
+        for item in self.workspace.iterdir():  # what was there already (normally nothing)
+            shutil.move(str(item), inner / item.name)
+        os.chown(inner, self.uid, self.uid)
+        subprocess.run(["mount", "--bind", str(inner), str(self.workspace)], check=True, capture_output=True)
+        self._workspace_mounted = True
+        self.cgroup = WorldCgroup(self.name, Limits(wc.memory_mb, wc.max_processes, wc.cpus))
+
+    def _idmapped(self, source: str, name: str) -> str:
+        target = self.dir / name
+        target.mkdir()
+        mounts.idmapped_bind(source, str(target), self._userns)
+        self._mounted.append(str(target))
+        return str(target)
+
+    def _expose(self, source: Path) -> str:
+        """A host path the world's bwrap can reach: bound into our own dir (its host parents may be 0700)."""
+        target = self.dir / f"show-{len(self._mounted)}"
+        if source.is_dir():
+            target.mkdir()
+        else:
+            target.touch()
+        mounts.bind(str(source), str(target))
+        self._mounted.append(str(target))
+        return str(target)
+
+    def _bwrap_args(self) -> list[str]:
+        merged = self.dir / "merged"
+        args = [shutil.which("bwrap") or "bwrap", "--bind", str(merged / "root"), "/"]
+        for name in BASE_DIRS:
+            args += ["--bind", str(merged / name), f"/{name}"]
+        args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/sys", "/sys",
+                 "--perms", "1777", "--tmpfs", "/dev/shm"]
+        for path in _kernel_side_paths():
+            args += ["--ro-bind", self._expose(path), str(path)]
+        args += ["--bind", self._expose(self.private_dir), str(self.private_dir),
+                 "--bind", self._expose(self.workspace), str(self.workspace)]
+        if self.display:
+            socket = Path("/tmp/.X11-unix") / f"X{self.display.lstrip(':').split('.')[0]}"
+            if socket.exists():
+                args += ["--perms", "1777", "--dir", "/tmp/.X11-unix", "--ro-bind", str(socket), str(socket)]
+        for host, inside in sorted(self.sockets.items()):
+            args += ["--ro-bind", self._expose(host), str(inside)]
+        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "deskact",
+                 "--die-with-parent", "--unsetenv", "JPY_PARENT_PID", "--chdir", str(self.workspace)]
+        if not self.config.sandbox.network:
+            args.append("--unshare-net")
+        return args
+
+    def _launch(self, timeout: float) -> None:
+        assert self.cgroup is not None
+        argv = [*self._cgroup_prefix(), "nsenter", f"--user=/proc/self/fd/{self._userns}", "-S", "0", "-G", "0",
+                "--", *self._bwrap_args(), "--", *PLACEHOLDER]
+        log = open(self.dir / "bwrap.log", "wb")  # noqa: SIM115 - handed to the child
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, pass_fds=(self._userns,),
+                env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"}, start_new_session=True,
+            )
+        finally:
+            log.close()
+        from .kernel_forkserver import placeholder_pid, wait_ready
+
+        assert self.proc.stdout is not None
+        if not wait_ready(self.proc.stdout, timeout):
+            tail = (self.dir / "bwrap.log").read_text(errors="replace")[-1500:].strip()
+            raise SandboxError(f"the world did not start (bwrap exit {self.proc.poll()}): {tail}")
+        self.pid = placeholder_pid(self.proc.pid, self.uid)
+
+    def _cgroup_prefix(self) -> list[str]:
+        if self.cgroup is None or not self.cgroup.procs_files:
+            return []
+        return ["/bin/sh", "-c", JOIN_CGROUPS, "deskact-world", *self.cgroup.procs_files, "--"]
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def close(self) -> None:
+        """Kill everything in the world, then drop its layers (kept with ``world.keep``)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._kill_all()
+        keep = self.config.world.keep
+        if self._workspace_mounted:
+            if keep or self.config.runner.keep_workspace:
+                _copy_out(self.workspace)
+            mounts.unmount(str(self.workspace))
+        for target in reversed(self._mounted):
+            if keep and target == str(self.dir / "disk"):
+                continue  # the upper layers stay readable at <dir>/disk/upper
+            mounts.unmount(target)
+        if self._userns >= 0:
+            os.close(self._userns)
+        if not keep:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+    def _kill_all(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            # The PID namespace's init first: the kernel then kills every process in it at once,
+            # a fork bomb included; then anything still in the cgroup (nsenter parents).
+            for init in _children(self.proc.pid):
+                _sigkill(init)
+            _sigkill(self.proc.pid)
+        if self.proc is not None:
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+    # -- acting in the world (host code: reset steps, judges) --------------------------
+
+    def enter(self, argv: list[str], cwd: str | Path | None = None) -> list[str]:
+        """``argv`` run in the world as its root, in its cgroup (a new process in its PID namespace)."""
+        if not self.pid:
+            raise SandboxError("the world is not started")
+        if cwd is not None:  # nsenter would open a --wd dir on the host's side of the mount namespace
+            argv = ["/bin/sh", "-c", 'cd "$0" && exec "$@"', str(cwd), *argv]
+        return [*self._cgroup_prefix(), "nsenter", "-t", str(self.pid), "-U", "-m", "-p", "-n", "-i", "-u",
+                "-S", "0", "-G", "0", "-r", "-w", "--", *argv]
+
+    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+        """The environment of processes started in the world: the allowlist, never the runner's secrets."""
+        allow = set(self.config.sandbox.env_allow) - {"DISPLAY", "PATH"}  # the host's PATH names host dirs
+        env = {k: os.environ[k] for k in allow if k in os.environ}
+        env["PATH"] = WORLD_PATH
+        env.setdefault("LANG", "C.UTF-8")
+        env.update({"HOME": str(self.workspace), "WORKSPACE": str(self.workspace), "USER": "root",
+                    "LOGNAME": "root"})
+        if self.display:
+            env["DISPLAY"] = self.display
+        env.update(extra or {})
+        return env
+
+    def spawn(self, argv: list[str], *, env: dict[str, str] | None = None, cwd: str | Path | None = None,
+              **popen: object) -> subprocess.Popen[bytes]:
+        """Start ``argv`` in the world (detached in its own session); ``env`` on top of ``self.env()``."""
+        popen.setdefault("stdin", subprocess.DEVNULL)
+        popen.setdefault("start_new_session", True)
+        return subprocess.Popen(self.enter(argv, cwd), env=self.env(env), **popen)  # type: ignore[call-overload]
+
+    def run(self, argv: list[str], *, timeout: float = 60, env: dict[str, str] | None = None,
+            cwd: str | Path | None = None) -> subprocess.CompletedProcess[str]:
+        """Run ``argv`` in the world and wait; a timeout kills it and raises ``subprocess.TimeoutExpired``."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            proc = self.spawn(argv, env=env, cwd=cwd, stdout=out, stderr=err)
+            try:
+                proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _killpg(proc.pid)
+                proc.wait()
+                raise
+            out.seek(0)
+            err.seek(0)
+            return subprocess.CompletedProcess(argv, proc.returncode, out.read().decode("utf-8", "replace"),
+                                               err.read().decode("utf-8", "replace"))
+
+    @property
+    def root(self) -> str:
+        """The world's ``/`` as a host path (valid while the world lives)."""
+        return f"/proc/{self.pid}/root"
+
+    def resolve(self, path: str | PurePosixPath) -> PurePosixPath:
+        """``path`` as the world sees it, symlinks resolved inside the world."""
+        return resolve_in_root(self.root, PurePosixPath(self.workspace, path))
+
+    def host_path(self, path: str | PurePosixPath) -> Path:
+        """The host path of world path ``path`` (relative: in the workspace); never outside the world.
+
+        Files in the workspace keep their usual host path (it is the same file)."""
+        resolved = self.resolve(path)
+        for shared in (self.workspace, self.private_dir):
+            if resolved == PurePosixPath(shared) or PurePosixPath(shared) in resolved.parents:
+                return Path(resolved)
+        return host_path(self.root, resolved)
+
+    def chown_to_root(self, path: Path) -> None:
+        """Make a file the host wrote into the world belong to the world's root (not to an unmapped uid)."""
+        os.lchown(path, self.uid, self.uid)
+
+    def processes(self) -> list[WorldProcess]:
+        """Every process in the world (deskact's placeholder and init included)."""
+        try:
+            ns = os.readlink(f"/proc/{self.pid}/ns/pid")
+        except OSError:
+            return []
+        found = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                if os.readlink(f"{entry.path}/ns/pid") != ns:
+                    continue
+                status = Path(entry.path, "status").read_text()
+                cmdline = Path(entry.path, "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            fields = dict(line.split(":\t", 1) for line in status.splitlines() if ":\t" in line)
+            found.append(WorldProcess(
+                pid=int(fields.get("NSpid", entry.name).split()[-1]), host_pid=int(entry.name),
+                uid=int(fields.get("Uid", "0").split()[0]) - self.uid, name=fields.get("Name", "").strip(),
+                cmdline=cmdline.strip(),
+            ))
+        return found
+
+
+def _copy_out(workspace: Path) -> None:
+    """Before the world's disk goes: copy the workspace to the directory under its mount."""
+    keep = Path(tempfile.mkdtemp(prefix=".keep-", dir=workspace.parent))
+    shutil.copytree(workspace, keep, symlinks=True, dirs_exist_ok=True)
+    mounts.unmount(str(workspace))
+    for item in keep.iterdir():
+        shutil.move(str(item), workspace / item.name)
+    keep.rmdir()
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _sigkill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _killpg(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+
+@lru_cache(maxsize=1)
+def world_status() -> tuple[bool, str]:
+    """Can this machine make worlds? (ok, explanation) - by making one, once per process."""
+    if os.geteuid() != 0:
+        return False, "worlds need root (idmapped mounts, user namespaces with a private id range)"
+    for tool in ("bwrap", "nsenter", "unshare"):
+        if shutil.which(tool) is None:
+            return False, f"`{tool}` is missing (apt-get install bubblewrap util-linux)"
+    with tempfile.TemporaryDirectory(prefix="deskact-world-probe-") as tmp:
+        workspace, private = Path(tmp, "ws"), Path(tmp, "private")
+        workspace.mkdir()
+        private.mkdir()
+        world = World(Config(), workspace=workspace, private_dir=private)
+        os.chown(private, world.uid, world.uid)
+        try:
+            world.start(timeout=10)
+            probe = world.run(["/bin/sh", "-c", "mkdir /probe && echo x > /etc/probe && id -u"], timeout=10)
+        except Exception as exc:  # noqa: BLE001 - the reason is the answer
+            return False, f"a world could not be made here: {exc}"
+        finally:
+            world.close()
+    if probe.returncode != 0 or probe.stdout.strip() != "0":
+        return False, f"a world was made but its root cannot write: {probe.stderr.strip()[:300]}"
+    from .cgroups import describe
+
+    return True, f"overlay root over idmapped host dirs, user namespace (root inside), {describe()}"
+
+
+def world_wanted(config: Config, mode: str) -> bool:
+    """Do kernels of this config live in a world? ``world.enabled = on`` where it cannot is an error."""
+    if mode != "bwrap" or config.world.enabled == "off":
+        return False
+    ok, why = world_status()
+    if config.world.enabled == "on" and not ok:
+        raise SandboxError(f"world.enabled = 'on' but {why}")
+    return ok
