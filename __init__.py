@@ -10,14 +10,14 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
     """``%load_ext deskact``: registers %%act and %deskact_screen."""
-    from .runtime.notebook import load_ipython_extension as load
+    from .runtime.ui.notebook import load_ipython_extension as load
 
     load(ipython)
 
 
 def __getattr__(name: str):  # lazy: `import deskact` stays fast and light
     if name in ("Env",):
-        from .runtime.notebook import Env
+        from .runtime.ui.notebook import Env
 
         return Env
     raise AttributeError(name)

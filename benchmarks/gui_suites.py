@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.results import TaskResult
-from deskact.runtime.runner import Run, RunOptions
+from deskact.runtime.run.results import TaskResult
+from deskact.runtime.run.runner import Run, RunOptions
 
 SUITES = [Path(__file__).resolve().parent.parent / "task_suites" / s for s in ("os_gui", "editor")]
 

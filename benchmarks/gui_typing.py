@@ -16,7 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from deskact.runtime.display import Display
+from deskact.runtime.world.display import Display
 
 ASCII = "".join(chr(c) for c in range(32, 127))
 WARM = "éßü日本✓Ωαβγ" * 5

@@ -18,11 +18,11 @@ import time
 from pathlib import Path
 
 import zmq
-from deskact.runtime import kernel
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.kernel_pool import KernelPool
-from deskact.runtime.sandbox import sandbox_status
+from deskact.runtime.world import kernel
+from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.kernel_pool import KernelPool
+from deskact.runtime.world.sandbox import sandbox_status
 
 PRELOAD = [("bench", "import json, os, re\nREADY = True")]
 HANG_TIMEOUT = 1.0

@@ -13,10 +13,10 @@ import os
 import statistics
 from pathlib import Path
 
-from deskact.runtime import kernel
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.sandbox import kernel_processes
+from deskact.runtime.world import kernel
+from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.sandbox import kernel_processes
 
 
 def kernel_pid(session: KernelSession) -> int:

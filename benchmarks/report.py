@@ -16,13 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from deskact.runtime.agent import EpisodeRecord, StepRecord
+from deskact.runtime.agent.agent import EpisodeRecord, StepRecord
+from deskact.runtime.agent.models.base import Usage
 from deskact.runtime.execution import ExecResult, Image
-from deskact.runtime.models.base import Usage
-from deskact.runtime.report import compare_runs, write_report
-from deskact.runtime.results import ResultsWriter, TaskResult
-from deskact.runtime.steps import Verdict
-from deskact.runtime.trajectory import TrajectoryWriter, safe_name
+from deskact.runtime.run.results import ResultsWriter, TaskResult
+from deskact.runtime.run.steps import Verdict
+from deskact.runtime.run.trajectory import TrajectoryWriter, safe_name
+from deskact.runtime.ui.report import compare_runs, write_report
 from PIL import Image as PILImage
 
 

@@ -29,10 +29,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from deskact.runtime.agent.models import offline
 from deskact.runtime.config import Config
-from deskact.runtime.models import offline
-from deskact.runtime.results import TaskResult
-from deskact.runtime.runner import Run, RunOptions
+from deskact.runtime.run.results import TaskResult
+from deskact.runtime.run.runner import Run, RunOptions
 
 SUITE = Path(__file__).resolve().parent.parent / "task_suites" / "os"
 

@@ -19,9 +19,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from deskact.runtime.config import ObservationConfig
-from deskact.runtime.display import Display
-from deskact.runtime.observation import (
+from deskact.runtime.agent.observation import (
     Grabber,
     capture,
     encode_png,
@@ -29,6 +27,8 @@ from deskact.runtime.observation import (
     scale_image,
     scaled_size,
 )
+from deskact.runtime.config import ObservationConfig
+from deskact.runtime.world.display import Display
 from PIL import Image
 
 SIZES = [(1920, 1080), (1280, 800)]
@@ -51,7 +51,7 @@ def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float, float]:
 def populate(display: Display) -> list[subprocess.Popen[bytes]]:
     """Windows with a lot of text, then wait until the screen stops changing."""
     env = {**os.environ, **display.env()}
-    source = Path(__file__).resolve().parents[1] / "runtime" / "observation.py"
+    source = Path(__file__).resolve().parents[1] / "runtime" / "agent" / "observation.py"
     cols, rows = display.width // 12, display.height // 15
     procs = [
         subprocess.Popen(

@@ -14,10 +14,10 @@ import statistics
 import time
 from typing import Any
 
-from deskact.runtime import kernel
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.worker import Worker
+from deskact.runtime.run.worker import Worker
+from deskact.runtime.world import kernel
+from deskact.runtime.world.kernel import KernelSession
 
 CPU_NOW = "import resource as r; u = r.getrusage(r.RUSAGE_SELF); print(u.ru_utime + u.ru_stime)"
 

@@ -16,9 +16,9 @@ import time
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.results import read_results
-from deskact.runtime.tasks import SUITES_DIR
-from deskact.runtime.validate import validate
+from deskact.runtime.run.results import read_results
+from deskact.runtime.run.tasks import SUITES_DIR
+from deskact.runtime.run.validate import validate
 
 ALL = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
 

@@ -23,7 +23,7 @@ import sys
 import time
 
 from deskact.reset_scripts import _x11
-from deskact.runtime.display import Display
+from deskact.runtime.world.display import Display
 from Xlib import display as xdisplay
 
 CHARS = "αβγδεζηθικλμνξοπρστυφχψωабвгдежзийклмнопрстуфхцчшщъыьэюя日本語中文字漢✓✗★☆♠♣♥♦→←↑↓€£¥©®°±×÷"

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from ..reset_scripts._common import clip
-from ..runtime.steps import Verdict
+from ..runtime.run.steps import Verdict
 
 
 def _compiles(pattern: str) -> str:

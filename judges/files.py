@@ -8,7 +8,7 @@ import stat
 from typing import Any, Literal
 
 from ..reset_scripts._common import FileMode, clip, gold_file
-from ..runtime.steps import StepContext, Verdict, judge
+from ..runtime.run.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from PIL import Image
 
 from ..reset_scripts._common import gold_file
-from ..runtime.steps import StepContext, Verdict, judge
+from ..runtime.run.steps import StepContext, Verdict, judge
 
 _MAX_SIDE = 512  # SSIM on a downscaled copy: structure survives, cost stays in milliseconds
 

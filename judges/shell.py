@@ -4,21 +4,22 @@ from __future__ import annotations
 
 from ..reset_scripts._common import clip, short
 from ..reset_scripts.apps import processes_on_display
-from ..reset_scripts.shell import run_shell
-from ..runtime.steps import StepContext, Verdict, judge
+from ..reset_scripts.shell import Where, run_shell
+from ..runtime.run.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
 
 
 @judge("shell.output", one_of=("equals", "contains", "regex"))
 def shell_output(
     ctx: StepContext, cmd: str, equals: str | None = None, contains: str | None = None,
-    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0,
+    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0, in_: Where = "host",
 ) -> Verdict:
-    """Run ``cmd`` with bash in the workspace; its stdout equals/contains/matches the text.
+    """Run ``cmd`` with bash in the workspace, on the host or (``in: world``) in the task's world;
+    its stdout equals/contains/matches the text.
 
     ``exit_code`` (default 0) must match too; ``null`` accepts any exit code.
     """
-    proc = run_shell(ctx, cmd, timeout)
+    proc = run_shell(ctx, cmd, timeout, in_)
     what = f"output of `{short(cmd)}`"
     if exit_code is not None and proc.returncode != exit_code:
         return Verdict.fail(

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, WithJsonSchema
 
-from ..runtime.steps import StepContext, StepFailed
+from ..runtime.run.steps import StepContext, StepFailed
 
 
 def _parse_mode(value: Any) -> int:

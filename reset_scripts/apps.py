@@ -12,11 +12,12 @@ import signal
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import psutil
 
-from ..runtime.steps import StepContext, StepFailed, reset_step
-from ..toolkits.gui.app_env import app_env
+from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..toolkits.gui.app_env import GUI_APP_ENV, app_env
 from . import _x11
 
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
@@ -47,15 +48,27 @@ def libreoffice_profile(tag: str) -> Path:
     return profile
 
 
+def world_libreoffice_profile(world: Any) -> Path:
+    """The profile of LibreOffice in a world: in the world's own /tmp, owned by its root."""
+    profile = Path("/tmp/deskact-lo")
+    user = world.host_path(str(profile / "user"))
+    if not (user / "registrymodifications.xcu").exists():
+        user.mkdir(parents=True, exist_ok=True)
+        (user / "registrymodifications.xcu").write_text(_LO_REGISTRY)
+        for made in (user.parent, user, user / "registrymodifications.xcu"):
+            world.chown_to_root(made)
+    return profile
+
+
 def _display_tag(display: str) -> str:
     return display.lstrip(":").split(".")[0] or "0"
 
 
-def app_argv(argv: list[str], display: str) -> list[str]:
-    """Add the flags an app needs to run in isolation on one display."""
+def app_argv(argv: list[str], display: str, world: Any = None) -> list[str]:
+    """Add the flags an app needs to run in isolation on one display (or in one world)."""
     exe = Path(argv[0]).name
     if exe in ("libreoffice", "soffice") and not any(a.startswith("-env:UserInstallation") for a in argv):
-        profile = libreoffice_profile(_display_tag(display))
+        profile = world_libreoffice_profile(world) if world is not None else libreoffice_profile(_display_tag(display))
         return [argv[0], "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}", *argv[1:]]
     if exe == "mousepad" and "--disable-server" not in argv:
         # Otherwise mousepad registers on the session bus and reuses another display's instance.
@@ -70,16 +83,21 @@ def _need_display(ctx: StepContext, step: str) -> str:
 
 
 def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float, step: str) -> None:
+    """Start an app for the agent: in the task's world when it has one (as the world's root, with the
+    world's environment), else on the host."""
     display = _need_display(ctx, step)
-    argv = app_argv(argv, display)
-    env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
-    env["DISPLAY"] = display
+    argv = app_argv(argv, display, world=ctx.world)
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
-        proc = subprocess.Popen(
-            argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
-        )
+        if ctx.world is not None:
+            proc = ctx.world.spawn(argv, env=dict(GUI_APP_ENV), stdout=subprocess.DEVNULL, stderr=err)
+        else:
+            env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
+            env["DISPLAY"] = display
+            proc = subprocess.Popen(
+                argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+            )
     except OSError as exc:
         err.close()
         raise StepFailed(f"{step}: cannot start {argv[0]!r}: {exc}") from exc

@@ -20,7 +20,7 @@ import time
 from Xlib import display as xdisplay
 from Xlib import error as xerror
 
-from ..runtime.steps import StepContext, StepFailed, reset_step
+from ..runtime.run.steps import StepContext, StepFailed, reset_step
 from . import _x11
 from .apps import launch
 

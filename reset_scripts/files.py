@@ -12,7 +12,7 @@ import zipfile
 from datetime import datetime
 from pathlib import Path
 
-from ..runtime.steps import StepContext, StepFailed, reset_step
+from ..runtime.run.steps import StepContext, StepFailed, reset_step
 from ._common import FileMode, fixture
 
 

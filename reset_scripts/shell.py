@@ -6,14 +6,18 @@ import os
 import signal
 import subprocess
 import tempfile
-from typing import IO
+from typing import IO, Literal
 
-from ..runtime.steps import StepContext, StepFailed, reset_step
+from ..runtime.run.steps import StepContext, StepFailed, reset_step
 from ._common import clip
 
 
-def run_shell(ctx: StepContext, cmd: str, timeout: float) -> subprocess.CompletedProcess[str]:
-    """Run ``cmd`` with bash in the workspace; a timeout raises StepFailed.
+Where = Literal["host", "world"]
+
+
+def run_shell(ctx: StepContext, cmd: str, timeout: float, in_: Where = "host") -> subprocess.CompletedProcess[str]:
+    """Run ``cmd`` with bash in the workspace, on the host or in the task's world (as its root);
+    a timeout raises StepFailed.
 
     Output goes to temporary files, not pipes, so a command that leaves a
     background process behind (``server &``) returns as soon as bash exits.
@@ -21,11 +25,18 @@ def run_shell(ctx: StepContext, cmd: str, timeout: float) -> subprocess.Complete
     the whole pipeline, not only the shell.
     """
     cwd = ctx.workspace if ctx.workspace.is_dir() else None
+    if in_ == "world" and ctx.world is None:
+        raise StepFailed(f"`in: world` but task {ctx.task_id or '?'} has no world (deskact doctor says why)")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            ["bash", "-c", cmd], cwd=cwd, env=ctx.env(), stdout=out, stderr=err,
-            stdin=subprocess.DEVNULL, start_new_session=True,
-        )
+        if in_ == "world":
+            # The world's own environment (an allowlist): the runner's secrets never reach it.
+            proc = ctx.world.spawn(["bash", "-c", cmd], env={"WORKSPACE": str(ctx.workspace)},
+                                   stdout=out, stderr=err)
+        else:
+            proc = subprocess.Popen(
+                ["bash", "-c", cmd], cwd=cwd, env=ctx.env(), stdout=out, stderr=err,
+                stdin=subprocess.DEVNULL, start_new_session=True,
+            )
         try:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -48,9 +59,10 @@ def _kill_group(pgid: int) -> None:
 
 
 @reset_step("shell.run")
-def shell_run(ctx: StepContext, cmd: str, timeout: float = 60) -> None:
-    """Run a bash command on the host; a non-zero exit fails the step with its stderr."""
-    proc = run_shell(ctx, cmd, timeout)
+def shell_run(ctx: StepContext, cmd: str, timeout: float = 60, in_: Where = "host") -> None:
+    """Run a bash command on the host (``in: host``) or in the task's world as its root (``in: world``;
+    a server it leaves running is a process of the world); a non-zero exit fails the step with its stderr."""
+    proc = run_shell(ctx, cmd, timeout, in_)
     if proc.returncode != 0:
         err = (proc.stderr or proc.stdout).strip()[-500:]
         raise StepFailed(f"command {clip(cmd, 120)} exited with {proc.returncode}: {err or '(no output)'}")

@@ -10,8 +10,8 @@ import pytest
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from deskact.runtime.display import Display
-    from deskact.runtime.steps import StepContext
+    from deskact.runtime.run.steps import StepContext
+    from deskact.runtime.world.display import Display
     from deskact.toolkits.base import ServiceHandle
 
 
@@ -25,7 +25,7 @@ def requires_xvfb() -> None:
 @pytest.fixture
 def xdisplay(requires_xvfb: None) -> _Iterator["Display"]:
     """A fresh private 1280x800 Xvfb + openbox, stopped after the test."""
-    from deskact.runtime.display import Display
+    from deskact.runtime.world.display import Display
 
     with Display(width=1280, height=800) as display:
         yield display
@@ -39,7 +39,7 @@ def no_orphan_kernels() -> _Iterator[None]:
     import time
 
     yield
-    from deskact.runtime.sandbox import kernel_processes
+    from deskact.runtime.world.sandbox import kernel_processes
 
     deadline = time.monotonic() + 5
     while (left := kernel_processes(owner=os.getpid())) and time.monotonic() < deadline:
@@ -51,7 +51,7 @@ def no_orphan_kernels() -> _Iterator[None]:
 @pytest.fixture
 def ctx(tmp_path: "Path") -> "StepContext":
     """A workspace, a fixture folder and a gold folder, all empty."""
-    from deskact.runtime.steps import StepContext
+    from deskact.runtime.run.steps import StepContext
 
     for d in ("ws", "files", "gold", "home"):
         (tmp_path / d).mkdir()
@@ -76,7 +76,7 @@ def g(ctx: "StepContext", handle: "ServiceHandle") -> "StepContext":
     from dataclasses import replace
 
     from deskact.runtime.config import Config
-    from deskact.runtime.steps import run_reset
+    from deskact.runtime.run.steps import run_reset
 
     gctx = replace(ctx, services={"google": handle.host}, config=Config())
     run_reset("google.reset", {}, gctx)

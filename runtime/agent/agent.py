@@ -14,13 +14,13 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
-from .config import Config
-from .errors import KernelError, ModelError
-from .execution import ExecResult, Image
+from ..config import Config
+from ..errors import KernelError, ModelError
+from ..execution import ExecResult, Image
+from ..run.tasks import Task
 from .models.base import Message, Model, Usage
 from .parsing import extract_code
 from .prompting import render
-from .tasks import Task
 
 FinishReason = Literal[
     "done", "no_code", "parse_error", "step_limit", "time_limit",

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.syntax import Syntax
 
-from .config import Config
+from ..config import Config
 
 
 def confirmation_enabled(config: Config) -> bool:

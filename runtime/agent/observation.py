@@ -24,9 +24,9 @@ import numpy as np
 from PIL import Image as PILImage
 from pydantic import BaseModel
 
-from .config import ObservationConfig
-from .errors import DisplayError
-from .execution import Image
+from ..config import ObservationConfig
+from ..errors import DisplayError
+from ..execution import Image
 
 # Pillow hands freed image memory back to the OS by default, so every full-HD frame is
 # paid again in page faults (measured: grab 1.2 -> 7.9 ms CPU while other images are alive).

@@ -14,7 +14,7 @@ _ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=False, trim_
 
 @cache
 def templates(name: str = "system") -> dict[str, str]:
-    text = (resources.files("deskact.runtime") / "prompts" / f"{name}.yaml").read_text()
+    text = (resources.files("deskact.runtime.agent") / "prompts" / f"{name}.yaml").read_text()
     return yaml.safe_load(text)
 
 

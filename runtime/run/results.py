@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from .models.base import Usage
+from ..agent.models.base import Usage
 from .steps import Verdict
 
 Status = Literal["passed", "failed", "error", "invalid"]

@@ -18,12 +18,12 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from . import kernel
-from .config import Config
-from .confirm import confirmation_enabled, console_confirm
-from .errors import DeskactError
-from .models import make_model
-from .models.base import Model
+from ..agent.confirm import confirmation_enabled, console_confirm
+from ..agent.models import make_model
+from ..agent.models.base import Model
+from ..config import Config
+from ..errors import DeskactError
+from ..world import kernel
 from .results import ResultsWriter, TaskResult, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks

@@ -28,7 +28,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
-from .errors import DeskactError
+from ..errors import DeskactError
 
 
 class StepFailed(DeskactError):
@@ -75,10 +75,15 @@ class StepContext:
     task_id: str = ""
     gold: Path | None = None
     """The suite's ``gold/`` folder (reference files for judges); never mounted into the sandbox."""
+    world: Any = None
+    """The task's world (``runtime.world.World``) when it has one: run commands in it, reach its files."""
 
     def path(self, value: str | Path) -> Path:
-        """A step's path param: absolute as given, relative ones against the workspace."""
+        """A step's path param as a host path: relative ones against the workspace, absolute ones as the
+        agent sees them. In a world, symlinks resolve inside it (an agent's link never leads out)."""
         p = Path(value).expanduser()
+        if self.world is not None and not any(_under(p, d) for d in (self.files, self.gold) if d is not None):
+            return self.world.host_path(str(value))  # the suite's fixtures and gold files are host paths
         return p if p.is_absolute() else self.workspace / p
 
     def placeholders(self) -> dict[str, str]:
@@ -90,6 +95,10 @@ class StepContext:
         if self.display:
             env["DISPLAY"] = self.display
         return env
+
+
+def _under(path: Path, base: Path) -> bool:
+    return path.is_absolute() and (path == base or base in path.parents)
 
 
 PLACEHOLDERS = ("WORKSPACE", "FILES", "HOME")
@@ -135,7 +144,7 @@ class StepSpec:
         if not isinstance(raw, dict):
             raise ValueError(f"params of `{self.name}` must be a mapping, got {raw!r}")
         try:
-            return self.params.model_validate(raw).model_dump(exclude_unset=True)
+            return self.params.model_validate(raw).model_dump(exclude_unset=True, by_alias=True)
         except ValidationError as exc:
             raise ValueError(_explain_params(self, exc)) from None
 
@@ -180,7 +189,9 @@ def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) 
             continue
         annotation = param.annotation if param.annotation is not inspect.Parameter.empty else Any
         default = param.default if param.default is not inspect.Parameter.empty else ...
-        fields[param.name] = (annotation, default)
+        # A Python keyword as a param (``in``) is written with a trailing underscore (``in_``).
+        alias = param.name[:-1] if param.name.endswith("_") else None
+        fields[param.name] = (annotation, Field(default, alias=alias) if alias else default)
 
     validators = {}
     if one_of:
@@ -195,7 +206,7 @@ def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) 
     model_name = "Params_" + name.replace(".", "_")
     return create_model(  # type: ignore[call-overload]
         model_name,
-        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True),
+        __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True),
         __validators__=validators,
         **fields,
     )

@@ -13,11 +13,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .agent import ConfirmFn, Episode, StepRecord
-from .errors import DeskactError
-from .execution import ExecResult
-from .models.base import Model
-from .prompting import render
+from ..agent.agent import ConfirmFn, Episode, StepRecord
+from ..agent.models.base import Model
+from ..agent.prompting import render
+from ..errors import DeskactError
+from ..execution import ExecResult
 from .results import PhaseTimes
 from .steps import StepContext, Verdict, run_judge, run_reset
 from .tasks import Task
@@ -68,6 +68,7 @@ class TaskEnv:
             services=services,
             config=self.config,
             task_id=self.task.id,
+            world=getattr(self.session, "world", None),
         )
 
     def expand(self, text: str) -> str:
@@ -99,7 +100,7 @@ class TaskEnv:
     def screenshot(self) -> Any:
         if self.display is None:
             return None
-        from .observation import capture
+        from ..agent.observation import capture
 
         return capture(self.display.name, self.config.observation)
 

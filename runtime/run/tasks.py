@@ -18,10 +18,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..errors import TaskError
 from . import steps
-from .errors import TaskError
 
-SUITES_DIR = Path(__file__).resolve().parent.parent / "task_suites"
+SUITES_DIR = Path(__file__).resolve().parents[2] / "task_suites"
 
 
 class Step(BaseModel):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .agent import EpisodeRecord, StepRecord
-from .execution import Image
+from ..agent.agent import EpisodeRecord, StepRecord
+from ..execution import Image
 
 
 def safe_name(task_id: str) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .config import Config
+from ..config import Config
 from .results import TaskResult
 from .runner import Run, RunOptions
 

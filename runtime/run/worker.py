@@ -13,9 +13,9 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from ..toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
-from .config import Config
-from .errors import DeskactError
+from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
+from ..config import Config
+from ..errors import DeskactError
 
 
 class Worker:
@@ -70,7 +70,7 @@ class Worker:
         """This worker's display (started on first use), or None in display mode none."""
         with self._lock:
             if not self._display_started:
-                from .display import open_display
+                from ..world.display import open_display
 
                 self._display = open_display(self.config)
                 if self._display is not None:
@@ -100,7 +100,7 @@ class Worker:
 
     def pool(self, toolkits: list[Toolkit], display: Any) -> Any:
         """A warm kernel pool for this set of toolkits (kernels are never reused across tasks)."""
-        from .kernel_pool import KernelPool
+        from ..world.kernel_pool import KernelPool
 
         key = tuple(tk.name for tk in toolkits) + (display.name if display else "",)
         with self._lock:
@@ -132,7 +132,7 @@ def gui_env(config: Config, display: Any) -> dict[str, str]:
     if display is None:
         return {}
     try:
-        from ..toolkits.gui import kernel_env
+        from ...toolkits.gui import kernel_env
     except ImportError as exc:  # the gui toolkit is optional for API-only runs
         raise DeskactError(f"gui toolkit unavailable: {exc}") from exc
     return kernel_env(config, display)

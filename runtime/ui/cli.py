@@ -9,8 +9,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from .. import __version__
-from .errors import DeskactError
+from ... import __version__
+from ..errors import DeskactError
 
 app = typer.Typer(
     help="deskact: run code-as-action computer agents in sandboxed kernels on real desktops.",
@@ -37,7 +37,7 @@ def main(
 
 def config_from(path: Path | None, **flags: Any) -> Any:
     """Load config; ``flags`` are dotted keys ("agent.model") set only when not None."""
-    from .config import load_config
+    from ..config import load_config
 
     overrides: dict[str, Any] = {}
     for dotted, value in flags.items():
@@ -76,7 +76,7 @@ def run_cmd(
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
-    from .runner import Run, RunOptions, default_out_dir
+    from ..run.runner import Run, RunOptions, default_out_dir
     from .views import print_summary, progress_bar
 
     try:
@@ -116,7 +116,7 @@ def validate_cmd(
     config: Path | None = ConfigOpt,
 ) -> None:
     """Check every task: its reference must pass; doing nothing (noop) and only looking around (explore) must fail."""
-    from .validate import validate
+    from ..run.validate import validate
 
     try:
         cfg = config_from(config, runner__workers=workers)
@@ -159,7 +159,7 @@ def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here i
     """Print the JSON Schema of the task format (shipped as task_suites/schema.json)."""
     import json
 
-    from .tasks import json_schema
+    from ..run.tasks import json_schema
 
     text = json.dumps(json_schema(), indent=1) + "\n"
     if out:
@@ -195,14 +195,19 @@ app.add_typer(emulate_app, name="emulate")
 def emulate_google_cmd(
     port: int = typer.Option(8085, "--port", "-p", help="TCP port on 127.0.0.1 (0 = any free port)."),
     socket: Path | None = typer.Option(None, "--socket", help="Also serve on this Unix socket."),
+    admin_socket: Path | None = typer.Option(
+        None, "--admin-socket",
+        help="Serve the admin API (/_emulator/: reset, snapshots) only on this Unix socket (0600); "
+             "the port and --socket then answer it with 403. Without it, every endpoint serves it."),
     no_tcp: bool = typer.Option(False, "--no-tcp", help="Serve only on --socket."),
     state: Path | None = typer.Option(None, "--state", help="State folder (SQLite + snapshots); default in memory."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Serve the Google Workspace API emulator (Calendar, Gmail, Drive, Sheets, Docs, Slides, Forms)."""
-    from ..toolkits.google.emulator.cli import serve
+    from ...toolkits.google.emulator.cli import serve
 
-    serve(port=None if no_tcp else port, socket_path=socket, state_dir=state, user=config_from(config).google.user)
+    serve(port=None if no_tcp else port, socket_path=socket, admin_socket=admin_socket, state_dir=state,
+          user=config_from(config).google.user)
 
 
 google_app = typer.Typer(help="The Google Workspace toolkit's real-account backend.", no_args_is_help=True)
@@ -216,7 +221,7 @@ def google_login_cmd(
     config: Path | None = ConfigOpt,
 ) -> None:
     """One-time OAuth consent for a real Google account; saves google.token_file."""
-    from ..toolkits.google.auth import login
+    from ...toolkits.google.auth import login
 
     try:
         path = login(config_from(config).google, open_browser=not no_browser, port=port)
@@ -238,7 +243,7 @@ def display_up_cmd(
     config: Path | None = ConfigOpt,
 ) -> None:
     """Start a virtual display (Xvfb + window manager), print DISPLAY=:N, keep it until Ctrl-C."""
-    from .display import serve_until_interrupted
+    from ..world.display import serve_until_interrupted
 
     try:
         cfg = config_from(config, display__width=width, display__height=height, display__vnc=vnc,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from .config import Config
+from ..config import Config
 
 
 class Check(BaseModel):
@@ -55,7 +55,7 @@ def run_checks(config: Config) -> list[Check]:
 
 def _sandbox_check() -> Check:
     try:
-        from .sandbox import sandbox_status
+        from ..world.sandbox import sandbox_status
 
         ok, detail = sandbox_status()
     except ImportError as exc:
@@ -66,7 +66,7 @@ def _sandbox_check() -> Check:
 
 def _kernel_start_check(config: Config) -> Check:
     """Informational: whether kernels will be forked from a pre-imported one (~50 ms) or exec'd (~170 ms)."""
-    from .kernel import why_exec
+    from ..world.kernel import why_exec
 
     reason = why_exec(config)
     detail = "forked from a pre-imported kernel into each sandbox" if reason is None else f"exec'd ({reason})"

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import json
 
-from .config import Config
-from .execution import ExecResult
-from .kernel import KernelSession
+from ..config import Config
+from ..execution import ExecResult
+from ..world.kernel import KernelSession
 
 
 def run_code(code: str, config: Config, timeout: float | None = None, *, sandbox: str | None = None) -> ExecResult:
     """Start a session with the configured toolkits, run ``code`` once, shut everything down."""
-    from .worker import Worker
+    from ..run.worker import Worker
 
     with Worker(config, 0) as worker:
         has_display = config.display.mode != "none" and "gui" in config.toolkits.enabled

@@ -24,16 +24,16 @@ from typing import Any, Self
 
 import yaml
 
-from .agent import Episode, StepRecord, output_text
-from .config import Config, load_config
-from .errors import TaskError
-from .execution import ExecResult, Image
-from .models import make_model
-from .models.base import Message, Model
-from .steps import Verdict
-from .task_env import TaskEnv
-from .tasks import Task, load_tasks, parse_task
-from .worker import Worker
+from ..agent.agent import Episode, StepRecord, output_text
+from ..agent.models import make_model
+from ..agent.models.base import Message, Model
+from ..config import Config, load_config
+from ..errors import TaskError
+from ..execution import ExecResult, Image
+from ..run.steps import Verdict
+from ..run.task_env import TaskEnv
+from ..run.tasks import Task, load_tasks, parse_task
+from ..run.worker import Worker
 
 _current: Env | None = None
 
@@ -219,7 +219,7 @@ class Env:
         if isinstance(model, str):
             model = make_model(model, self.config)
             model.check_ready()
-        from .confirm import confirmation_enabled, console_confirm
+        from ..agent.confirm import confirmation_enabled, console_confirm
 
         confirm = console_confirm() if confirmation_enabled(self.config) else None
         self.episode = self._env.start_episode(model, confirm=confirm)

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from .results import SummaryRow, TaskResult, summarize
+from ..run.results import SummaryRow, TaskResult, summarize
 
 
 @contextmanager

@@ -29,8 +29,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal, Self
 
-from .config import Config, DisplayConfig
-from .errors import DisplayError
+from ..config import Config, DisplayConfig
+from ..errors import DisplayError
 
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -207,7 +207,7 @@ class Display:
         with _live_lock:
             _live.discard(self)
         if self.mode == "virtual" and self.name:
-            from .observation import forget
+            from ..agent.observation import forget
 
             forget(self.name)  # cached screenshot connections; the number will be reused
 

@@ -47,12 +47,13 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 from jupyter_client.launcher import launch_kernel
 
+from ..config import Config
+from ..errors import KernelError, SandboxError
+from ..execution import ExecError, ExecResult, Image
 from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
-from .config import Config
-from .errors import KernelError, SandboxError
-from .execution import ExecError, ExecResult, Image
 from .kernel_boot import CAPTURE_VAR, EXIT_NAME
+from .world import WORLD_PATH, World, allocate_ids, world_wanted
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
 _POLL_MS = 100
@@ -66,7 +67,7 @@ _zmq = zmq.Context()
 # every RECONNECT_IVL (100 ms by default), which added 0-100 ms to every start.
 _zmq.setsockopt(zmq.RECONNECT_IVL, 5)
 # The kernel's entry point (``python -m``); benchmarks/kernel.py compares it with ipykernel's own.
-KERNEL_MODULE = "deskact.runtime.kernel_launcher"
+KERNEL_MODULE = "deskact.runtime.world.kernel_launcher"
 _live: weakref.WeakSet[KernelSession] = weakref.WeakSet()
 _live_lock = threading.Lock()
 
@@ -248,6 +249,8 @@ class _Kernel:
     log: Path
     forked: kernel_forkserver.KernelProcess | None = None
     """The kernel itself when the fork server made it (then ``proc`` is bwrap around a placeholder)."""
+    world: World | None = None
+    """The world the kernel lives in; killing the kernel leaves it (and the apps in it) running."""
 
     @property
     def alive(self) -> bool:
@@ -338,7 +341,11 @@ class KernelSession:
         self.display = display
         # (``sandbox`` shadows the module here; the helpers below reach it.)
         self.mode: sandbox_module.Mode = sandbox_mode_for(self.config, sandbox)
-        self.uid = _allocate(self.mode)
+        self._in_world = world_wanted(self.config, self.mode)
+        self.uid = allocate_ids() if self._in_world else _allocate(self.mode)
+        """The kernel's host uid (in a world: the host uid of the world's root)."""
+        self.world: World | None = None
+        """The task's world (``world.enabled``): made with the first kernel, kept across restarts."""
         self._owns_workspace = workspace is None
         self.workspace = Path(workspace or tempfile.mkdtemp(prefix="deskact-ws-")).resolve()
         self._private: Path | None = None
@@ -369,6 +376,8 @@ class KernelSession:
         """Kill the kernel and remove its private files (and the workspace if we made it)."""
         self._closed = True
         self._kill()
+        if self.world is not None:
+            self.world.close()
         with _live_lock:
             _live.discard(self)
         if self._private is not None:
@@ -455,7 +464,7 @@ class KernelSession:
         self._set_kernel(None)
         if old is not None:
             _kill_kernel(old)
-        if self.uid is not None:
+        if self.uid is not None and self.world is None:
             # The uid is this session's alone: whatever still runs as it (a fork
             # bomb's children dying slowly) would eat the new kernel's process
             # slots. The standby's own processes are spared.
@@ -522,6 +531,13 @@ class KernelSession:
             sandbox.give_to(self._private, self.uid)
             if self.uid is not None:
                 os.chown(self.workspace, self.uid, self.uid)
+        if self._in_world and self.world is None:
+            sockets = {Path(p).resolve(): sandbox.socket_inside(name, self._private)
+                       for name, p in self.sockets.items()}
+            self.world = World(self.config, workspace=self.workspace, private_dir=self._private,
+                               display=self.display, sockets=sockets, base_uid=self.uid,
+                               popen=lambda *a, **k: _spawner.submit(subprocess.Popen, *a, **k).result())
+            self.world.start(self.config.kernel.startup_timeout)
         with _live_lock:
             _live.add(self)
         _install_exit_handlers()
@@ -555,7 +571,7 @@ class KernelSession:
         args = [
             "-f", str(conn),
             "--HistoryManager.hist_file=:memory:",  # no sqlite file per kernel
-            "--IPKernelApp.extensions=deskact.runtime.kernel_boot",  # loads before any cell
+            "--IPKernelApp.extensions=deskact.runtime.world.kernel_boot",  # loads before any cell
         ]
         env = {**self.env, CAPTURE_VAR: str(self.config.kernel.capture_limit_bytes)}
         log_path = self._private / f"kernel-{gen}.log"
@@ -567,7 +583,7 @@ class KernelSession:
         kc = BlockingKernelClient(context=_zmq)
         kc.load_connection_file(str(conn))
         kc.start_channels(shell=True, iopub=True, stdin=False, hb=False, control=True)
-        return _Kernel(proc=proc, client=kc, log=log_path, forked=forked)
+        return _Kernel(proc=proc, client=kc, log=log_path, forked=forked, world=self.world)
 
     def _can_fork(self, env: dict[str, str]) -> bool:
         return (
@@ -583,6 +599,8 @@ class KernelSession:
     ) -> tuple[subprocess.Popen[bytes], kernel_forkserver.KernelProcess | None]:
         """Launch the sandboxed kernel process: exec'd at the end of the sandbox chain, or forked into it."""
         assert self._private is not None
+        if self.world is not None:
+            return self._start_in_world(args, env, log_path, fork)
         inner = kernel_forkserver.PLACEHOLDER if fork else [sys.executable, "-m", KERNEL_MODULE, *args]
         plan = sandbox.plan(
             inner, mode=self.mode, config=self.config, workspace=self.workspace,
@@ -600,6 +618,37 @@ class KernelSession:
             raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
         finally:
             log.close()
+
+    def _start_in_world(
+        self, args: list[str], env: dict[str, str], log_path: Path, fork: bool,
+    ) -> tuple[subprocess.Popen[bytes], kernel_forkserver.KernelProcess | None]:
+        """Fork the kernel into the task's world, or exec it there through nsenter."""
+        world = self.world
+        assert world is not None and self._private is not None
+        full_env = sandbox.kernel_env(self.config.sandbox, env, self.workspace, self._private, self.display)
+        full_env["PATH"] = f"{Path(sys.executable).parent}:{WORLD_PATH}"  # the host's PATH names host dirs
+        limits = sandbox.rlimits(self.config.sandbox, "none", None)  # processes: the world's cgroup
+        with open(log_path, "wb") as log:
+            if fork:
+                env_file = log_path.with_suffix(".env.json")
+                env_file.touch(mode=0o600)  # root-only: the kernel reads it before it becomes the world's root
+                env_file.write_text(json.dumps(full_env))
+                with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
+                    pid = _fork_server(self.config).spawn(
+                        world.pid, world.uid, args, env_file, self.workspace, limits,
+                        (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
+                        userns=True, cgroups=world.cgroup.procs_files if world.cgroup else (),
+                    )
+                assert world.proc is not None
+                return world.proc, kernel_forkserver.KernelProcess(pid)
+            prlimit = [shutil.which("prlimit") or "prlimit", *(f"--{k}={v}" for k, v in limits.items()), "--"]
+            argv = world.enter([*prlimit, sys.executable, "-m", KERNEL_MODULE, *args])
+            try:
+                proc = _spawner.submit(launch_kernel, argv, stdout=subprocess.DEVNULL, stderr=log,
+                                       env=full_env, cwd="/").result()
+            except OSError as exc:
+                raise KernelError(f"cannot launch the kernel in its world: {exc}") from exc
+            return proc, None
 
     def _fork_into(
         self, proc: subprocess.Popen[bytes], plan: sandbox.SandboxPlan, args: list[str], log: Any, log_path: Path,
@@ -661,7 +710,7 @@ class KernelSession:
         assert self._private is not None
         sockets = sandbox.prepare_sockets(self.sockets, self.mode, self._private, self.uid)
         boot = (
-            "from deskact.runtime import kernel_boot as _deskact_boot\n"
+            "from deskact.runtime.world import kernel_boot as _deskact_boot\n"
             f"_deskact_boot.install({json.dumps(sockets)})\n"
             "del _deskact_boot\n"
         )
@@ -683,7 +732,7 @@ class KernelSession:
             kernel, self._kernel = self._kernel, None
         if kernel is not None:
             _kill_kernel(kernel)
-            if self.uid is not None:
+            if self.uid is not None and self.world is None:
                 sandbox.kill_uid(self.uid)
 
 
@@ -747,13 +796,27 @@ def _drain(channel: Any, msg_id: str, handle: Any) -> None:
 
 
 def _kill_kernel(kernel: _Kernel) -> None:
-    _kill_process(kernel.proc)
+    if kernel.world is not None and kernel.forked is not None:
+        _kill_forked(kernel.forked)  # kernel.proc is the world's bwrap: it stays
+    else:
+        _kill_process(kernel.proc)
     if kernel.forked is not None:
         kernel.forked.close()  # bwrap is gone, so is its PID namespace and the kernel in it
     try:  # after the kill: closing sockets must never be what keeps a kernel alive
         kernel.client.stop_channels()
     except Exception:  # noqa: BLE001 - e.g. during interpreter shutdown
         pass
+
+
+def _kill_forked(kernel: kernel_forkserver.KernelProcess) -> None:
+    """A kernel forked into a world: its process group (it is a session leader; `!cmd` children too)."""
+    try:
+        os.killpg(kernel.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    deadline = time.monotonic() + 5
+    while kernel.alive and time.monotonic() < deadline:
+        time.sleep(0.002)
 
 
 def _kill_process(proc: subprocess.Popen[bytes]) -> None:

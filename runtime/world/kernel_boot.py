@@ -1,7 +1,7 @@
 """Code that runs *inside* the kernel before the toolkits' preload.
 
 Loaded by the kernel as an IPython extension at startup
-(``--IPKernelApp.extensions=deskact.runtime.kernel_boot``), then ``install``
+(``--IPKernelApp.extensions=deskact.runtime.world.kernel_boot``), then ``install``
 runs as the first cell; never imported by the host except for constants.
 Keep it dependency-free: it runs under the sandbox's limits.
 

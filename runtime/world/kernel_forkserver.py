@@ -48,7 +48,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .errors import KernelError
+from ..errors import KernelError
 
 
 class ForkServerError(KernelError):
@@ -65,7 +65,8 @@ _PRELOAD_MODULES = (
     "ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython.core.completerlib",
     "IPython.core.debugger", "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
     "tornado.platform.asyncio", "tornado.queues", "tornado.locks", "tornado.gen", "faulthandler",
-    "unicodedata", "email.parser", "code", "deskact.runtime.kernel_boot", "deskact.runtime.kernel_shell",
+    "unicodedata", "email.parser", "code",
+    "deskact.runtime.world.kernel_boot", "deskact.runtime.world.kernel_shell",
 )
 PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
 # Python reads PYTHON* variables when it starts, which a forked kernel does not:
@@ -161,7 +162,9 @@ def _libc() -> ctypes.CDLL:
 
 def _enter_sandbox(request: dict[str, Any], fds: list[int], report_w: int) -> None:
     try:
-        _join_namespaces(int(request["ns_pid"]), int(request["uid"]))
+        for procs in request.get("cgroups", []):  # the world's cgroup, while its files are still in reach
+            Path(procs).write_text(str(os.getpid()))
+        _join_namespaces(int(request["ns_pid"]), int(request["uid"]), bool(request.get("userns")))
         kernel = os.fork()  # the first process to enter the PID namespace is this child's child
     except BaseException as exc:  # noqa: BLE001 - reported to the host
         os.write(report_w, json.dumps({"error": f"{type(exc).__name__}: {exc}"}).encode())
@@ -179,12 +182,14 @@ def _enter_sandbox(request: dict[str, Any], fds: list[int], report_w: int) -> No
     os._exit(0)
 
 
-def _join_namespaces(ns_pid: int, uid: int) -> None:
+def _join_namespaces(ns_pid: int, uid: int, userns: bool) -> None:
     # The placeholder runs as the session's uid: a pid reused by anything else is refused.
     if os.stat(f"/proc/{ns_pid}").st_uid != uid:
         raise KernelError(f"process {ns_pid} is not the sandbox placeholder of uid {uid}")
-    handles = [os.open(f"/proc/{ns_pid}/ns/{ns}", os.O_RDONLY) for ns in _NAMESPACES]
-    for ns, fd in zip(_NAMESPACES, handles):
+    # A world has its own user namespace, joined first: its other namespaces belong to it.
+    namespaces = ("user", *_NAMESPACES) if userns else _NAMESPACES
+    handles = [os.open(f"/proc/{ns_pid}/ns/{ns}", os.O_RDONLY) for ns in namespaces]
+    for ns, fd in zip(namespaces, handles):
         if _libc().setns(fd, 0) != 0:
             err = ctypes.get_errno()
             raise OSError(err, f"setns({ns}): {os.strerror(err)}")
@@ -204,7 +209,8 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
     os.closerange(3, resource.getrlimit(resource.RLIMIT_NOFILE)[0])  # the host's socket above all
     for name, value in request["rlimits"].items():
         resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (value, value))
-    uid = int(request["uid"])
+    # In a world the kernel is its root: uid 0 of the world's user namespace (an unprivileged host uid).
+    uid = 0 if request.get("userns") else int(request["uid"])
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # from root to a non-root uid: every capability is dropped
@@ -241,7 +247,7 @@ class ForkServer:
         env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **owner_env}
         with open(self.log, "wb") as log:
             self.proc = spawn(
-                [sys.executable, "-m", "deskact.runtime.kernel_forkserver", str(theirs.fileno())],
+                [sys.executable, "-m", "deskact.runtime.world.kernel_forkserver", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=log, env=env, cwd="/",
             )
@@ -260,15 +266,17 @@ class ForkServer:
         return self.proc.poll() is None
 
     def spawn(self, ns_pid: int, uid: int, argv: list[str], env_file: Path, cwd: Path,
-              rlimits: dict[str, int], stdio: tuple[int, int, int], imports: Sequence[str] = ()) -> int:
+              rlimits: dict[str, int], stdio: tuple[int, int, int], imports: Sequence[str] = (),
+              userns: bool = False, cgroups: Sequence[str] = ()) -> int:
         """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view).
 
         ``env_file``: the kernel's environment as JSON, at a path the sandbox shows (root-only;
         the kernel removes it). ``imports``: modules to import into the server first (once), for
-        this kernel and the next.
+        this kernel and the next. ``userns``: the sandbox is a world (join its user namespace, become
+        its root); ``cgroups``: its cgroup.procs files, joined before the namespaces.
         """
         request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env_file": str(env_file), "cwd": str(cwd),
-                   "rlimits": rlimits, "imports": list(imports)}
+                   "rlimits": rlimits, "imports": list(imports), "userns": userns, "cgroups": list(cgroups)}
         with self._lock:
             try:
                 socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))

@@ -1,6 +1,6 @@
 """The kernel process's entry point: ipykernel without its debugger.
 
-Run as ``python -m deskact.runtime.kernel_launcher -f CONNECTION_FILE ...``
+Run as ``python -m deskact.runtime.world.kernel_launcher -f CONNECTION_FILE ...``
 (ipykernel's own arguments), or called as ``run(argv)`` in a kernel forked by
 ``kernel_forkserver``. Starting a kernel is CPU-bound and happens once per
 task, so two things it does not need are left out:

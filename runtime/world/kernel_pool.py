@@ -21,8 +21,8 @@ from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
-from .config import Config
-from .errors import KernelError
+from ..config import Config
+from ..errors import KernelError
 from .kernel import KernelSession
 
 

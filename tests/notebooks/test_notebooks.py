@@ -154,7 +154,7 @@ def test_05_analyze_a_run(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_env_reopens_after_close() -> None:
     """The notebook API outside Jupyter: close() is idempotent and reset() after it starts over."""
     from deskact import Env
-    from deskact.runtime import notebook
+    from deskact.runtime.ui import notebook
 
     env = Env.from_yaml("""
 id: nb-reopen

@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from deskact.runtime.steps import StepContext, StepFailed, lookup, run_reset
+from deskact.runtime.run.steps import StepContext, StepFailed, lookup, run_reset
 from deskact.toolkits.google import when
 
 

@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deskact.runtime.steps import StepContext, Verdict, run_judge, run_reset
-from deskact.runtime.tasks import SUITES_DIR, Task, load_tasks
+from deskact.runtime.run.steps import StepContext, Verdict, run_judge, run_reset
+from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
 
 GUI_SUITES = {"os_gui": 15, "editor": 10}
 """Suite -> the minimum number of tasks issue 5 asks for."""
@@ -132,7 +132,7 @@ NEEDED_PROGRAMS = ("Xvfb", "openbox", "xterm", "mousepad", "wmctrl", "xdotool")
 @pytest.fixture(scope="module")
 def gui_display() -> Iterator[str]:
     """One 1920x1080 display (the config default) for the whole module, like a runner worker's."""
-    from deskact.runtime.display import Display
+    from deskact.runtime.world.display import Display
 
     with Display(width=1920, height=1080) as display:
         yield display.name

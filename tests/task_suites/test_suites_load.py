@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from deskact.runtime.tasks import SUITES_DIR, Task, load_tasks
+from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
 
 MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10}
 REQUIRED_SUITES = ("os", "office")

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from deskact.runtime.config import Config
-from deskact.runtime.tasks import SUITES_DIR
-from deskact.runtime.validate import validate
+from deskact.runtime.run.tasks import SUITES_DIR
+from deskact.runtime.run.validate import validate
 
 SUITES = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.display import Display
+from deskact.runtime.world.display import Display
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
 

@@ -98,7 +98,7 @@ def test_preload_runs_in_a_plain_python(notes_tk: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("sandbox", ["none", "bwrap"])
 def test_preload_runs_in_a_kernel(notes_tk: Path, tmp_path: Path, sandbox: str) -> None:
-    from deskact.runtime.kernel import KernelSession
+    from deskact.runtime.world.kernel import KernelSession
 
     tk = load_toolkit("notes_tk:toolkit")
     # In bwrap mode /tmp is private to the kernel: install the module where the sandbox can read it.

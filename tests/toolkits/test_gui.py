@@ -18,9 +18,9 @@ from pathlib import Path
 
 import psutil
 import pytest
+from deskact.runtime.agent.observation import capture, decode
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
-from deskact.runtime.display import Display
-from deskact.runtime.observation import capture, decode
+from deskact.runtime.world.display import Display
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
 
@@ -54,7 +54,7 @@ def window_box(out: str) -> tuple[int, int, int, int]:
 
 
 def test_type_unicode_into_xterm_from_sandboxed_kernel(xdisplay: Display, tmp_path: Path) -> None:
-    from deskact.runtime.kernel import KernelSession
+    from deskact.runtime.world.kernel import KernelSession
 
     config = Config()
     gui = load_toolkit("gui")

@@ -14,8 +14,8 @@ from pathlib import Path
 import psutil
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.display import Display
-from deskact.runtime.steps import StepContext, run_reset
+from deskact.runtime.run.steps import StepContext, run_reset
+from deskact.runtime.world.display import Display
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env
 
@@ -100,7 +100,7 @@ def test_distinct_non_ascii_characters_do_not_run_out_across_sessions(xdisplay: 
 
 
 def test_non_ascii_from_two_kernel_sessions_on_one_display(xdisplay: Display, tmp_path: Path) -> None:
-    from deskact.runtime.kernel import KernelSession
+    from deskact.runtime.world.kernel import KernelSession
 
     start_cat(xdisplay, tmp_path, "kern.txt", "kern-keys")
     config = Config()

@@ -102,7 +102,7 @@ def _screen_pixels() -> tuple[int, int]:
 
 
 def _scale() -> float:
-    from ...runtime.observation import fit_scale  # the one definition shared with the runtime
+    from ...runtime.agent.observation import fit_scale  # the one definition shared with the runtime
 
     cfg = settings()
     if cfg.max_width is None or cfg.max_height is None:
@@ -338,7 +338,7 @@ class Screen:
     def screenshot(self, full_resolution: bool = False) -> Image.Image:
         """The screen now as a PIL image, at the size you see (coordinates match mouse.click);
         full_resolution=True gives real screen pixels (sharper for reading small text)."""
-        from ...runtime.observation import scale_image, scaled_size
+        from ...runtime.agent.observation import scale_image, scaled_size
 
         img = _grab()
         if full_resolution:

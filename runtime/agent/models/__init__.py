@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..config import Config, load_config
-from ..errors import ModelError
+from ...config import Config, load_config
+from ...errors import ModelError
 from .base import Message, Model, ModelReply, Usage
 from .retry import ModelCallError
 

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
-from ..execution import Image
+from ...execution import Image
 
 if TYPE_CHECKING:
-    from ..tasks import Task
+    from ...run.tasks import Task
 
 
 class Message(BaseModel):

@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from ..errors import ModelError
+from ...errors import ModelError
 from .base import Message, Model, ModelReply, Usage
 
 if TYPE_CHECKING:
-    from ..tasks import Task
+    from ...run.tasks import Task
 
 EXIT_REPLY = "```python\nexit()\n```"
 

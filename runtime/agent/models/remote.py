@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, ClassVar
 
-from ..config import ProviderConfig
-from ..errors import MissingAPIKey, ModelError
+from ...config import ProviderConfig
+from ...errors import MissingAPIKey, ModelError
 from .base import Message, Model, ModelReply, Usage
 from .retry import (
     Failure,

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeVar
 
-from ..config import ProviderConfig
-from ..errors import ModelError
+from ...config import ProviderConfig
+from ...errors import ModelError
 from .base import Usage
 
 T = TypeVar("T")

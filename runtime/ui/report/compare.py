@@ -8,8 +8,8 @@ from pydantic import BaseModel, Field
 from rich.console import Console
 from rich.table import Table
 
-from ..errors import DeskactError
-from ..results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
+from ...errors import DeskactError
+from ...run.results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
 
 
 class ChangedTask(BaseModel):

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from ..agent import StepRecord
-from ..errors import DeskactError
-from ..results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
-from ..trajectory import safe_name
+from ...agent.agent import StepRecord
+from ...errors import DeskactError
+from ...run.results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
+from ...run.trajectory import safe_name
 from .pricing import cost_of
 
 _OUTPUT_IMAGE = re.compile(r"^step_(\d{3})_output_(\d+)\.(png|jpg)$")

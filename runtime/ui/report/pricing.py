@@ -7,7 +7,7 @@ Prices change: an unknown model shows "n/a" rather than a guess.
 
 from __future__ import annotations
 
-from ..models.base import Usage
+from ...agent.models.base import Usage
 
 PRICES: dict[str, tuple[float, float]] = {
     "claude-opus-4": (15.0, 75.0),

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 
-from ..results import TaskResult
+from ...run.results import TaskResult
 from .data import RunData, TaskView, load_run
 
 HERE = Path(__file__).resolve().parent

@@ -1,4 +1,4 @@
-from deskact.runtime.parsing import extract_code
+from deskact.runtime.agent.parsing import extract_code
 
 
 def test_python_fence_wins_over_others():

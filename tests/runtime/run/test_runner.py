@@ -12,9 +12,9 @@ from textwrap import dedent
 import pytest
 
 from deskact.runtime.config import Config
-from deskact.runtime.results import read_results
-from deskact.runtime.runner import Run, RunOptions
-from deskact.runtime.steps import REGISTRY, StepContext, Verdict, judge
+from deskact.runtime.run.results import read_results
+from deskact.runtime.run.runner import Run, RunOptions
+from deskact.runtime.run.steps import REGISTRY, StepContext, Verdict, judge
 
 
 @pytest.fixture(autouse=True)
@@ -149,7 +149,7 @@ SLOW = "tasks:\n" + "".join(
 def test_resume_after_sigint_in_the_middle_completes_the_suite(tmp_path: Path):
     folder = suite(tmp_path, SLOW)
     out = tmp_path / "out"
-    cmd = [sys.executable, "-m", "deskact.runtime.cli", "run", str(folder), "--model", "reference", "--out", str(out)]
+    cmd = [sys.executable, "-m", "deskact.runtime.ui.cli", "run", str(folder), "--model", "reference", "--out", str(out)]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     results = out / "results.jsonl"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.validate import FAILS_WITH, validate
+from deskact.runtime.run.validate import FAILS_WITH, validate
 
 SUITE = r"""
 defaults:

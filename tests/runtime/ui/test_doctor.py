@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 
 from deskact.runtime.config import Config
-from deskact.runtime.doctor import run_checks
-from deskact.runtime.sandbox import sandbox_status
+from deskact.runtime.ui.doctor import run_checks
+from deskact.runtime.world.sandbox import sandbox_status
 
 
 def kernel_start(config: Config) -> str:

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from deskact.runtime.agent.models.base import Usage
 from deskact.runtime.errors import DeskactError
-from deskact.runtime.models.base import Usage
-from deskact.runtime.report import compare_runs, cost_of, load_run, write_report
-from deskact.runtime.results import TaskResult
+from deskact.runtime.run.results import TaskResult
+from deskact.runtime.ui.report import compare_runs, cost_of, load_run, write_report
 
 DESKACT = Path(sys.executable).parent / "deskact"
 

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import psutil
 import pytest
+from deskact.runtime.agent.observation import capture, decode, fit_scale
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
-from deskact.runtime.display import Display, open_display, probe
 from deskact.runtime.errors import DisplayError
-from deskact.runtime.observation import capture, decode, fit_scale
+from deskact.runtime.world.display import Display, open_display, probe
 from PIL import Image
 
 pytestmark = pytest.mark.display
@@ -81,7 +81,7 @@ def test_display_processes_die_when_the_runtime_is_killed(requires_xvfb: None, t
     script = textwrap.dedent(
         """
         import sys, threading, time
-        from deskact.runtime.display import Display
+        from deskact.runtime.world.display import Display
         box = {}
         t = threading.Thread(target=lambda: box.update(d=Display(width=320, height=240).start()))
         t.start(); t.join()
@@ -214,7 +214,7 @@ def test_display_up_command_prints_display_and_stops_on_ctrl_c(requires_xvfb: No
 
 def test_encode_png_is_lossless() -> None:
     import numpy as np
-    from deskact.runtime.observation import encode_png
+    from deskact.runtime.agent.observation import encode_png
 
     rng = np.random.default_rng(3)
     for size in ((1, 1), (37, 5), (640, 360)):

@@ -24,8 +24,8 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import KernelError
 from deskact.runtime.execution import ExecResult
-from deskact.runtime.kernel import CappedText, KernelSession, strip_ansi, terminal_text
-from deskact.runtime.sandbox import kernel_processes
+from deskact.runtime.world.kernel import CappedText, KernelSession, strip_ansi, terminal_text
+from deskact.runtime.world.sandbox import kernel_processes
 
 PRELOAD = [("demo", "PRELOADED = 'yes'")]
 
@@ -260,7 +260,7 @@ def test_local_service_reachable_through_forwarded_socket(tmp_path: Path) -> Non
 CHILD = """
 import sys, time
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
+from deskact.runtime.world.kernel import KernelSession
 s = KernelSession(Config()).start()
 print("ready", flush=True)
 if sys.argv[1] == "exit":
@@ -338,7 +338,7 @@ def test_for_model_truncates_the_middle_with_a_marker() -> None:
 # -- deskact exec ----------------------------------------------------------------------
 
 def test_deskact_exec_json_and_exit_code() -> None:
-    from deskact.runtime.cli import app
+    from deskact.runtime.ui.cli import app
     from typer.testing import CliRunner
 
     env = {"DESKACT_TOOLKITS_ENABLED": "[]", "DESKACT_DISPLAY_MODE": "none"}

@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deskact.runtime import kernel
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.sandbox import kernel_processes, sandbox_status
+from deskact.runtime.world import kernel
+from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.sandbox import kernel_processes, sandbox_status
 
 BWRAP_OK, BWRAP_WHY = sandbox_status()
 pytestmark = [
@@ -54,8 +54,16 @@ def test_own_proc_files_readable_as_in_an_exec_kernel(forked: KernelSession) -> 
 def test_no_capabilities_and_no_new_privileges(forked: KernelSession) -> None:
     r = forked.execute("print(open('/proc/self/status').read())", timeout=10)
     status = dict(line.split(":\t", 1) for line in r.stdout.splitlines() if ":\t" in line)
-    assert {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapAmb", "NoNewPrivs")} == {
-        "CapPrm": "0000000000000000", "CapEff": "0000000000000000", "CapAmb": "0000000000000000", "NoNewPrivs": "1",
+    assert status["NoNewPrivs"].strip() == "1"
+    if forked.world is not None:
+        # Root of its world: capabilities only in the world's user namespace, an unprivileged uid on the host.
+        assert status["Uid"].split()[0] == "0"
+        assert forked._kernel is not None and forked._kernel.forked is not None
+        assert os.stat(f"/proc/{forked._kernel.forked.pid}").st_uid == forked.uid > 0
+        assert os.readlink(f"/proc/{forked._kernel.forked.pid}/ns/user") != os.readlink("/proc/self/ns/user")
+        return
+    assert {k: status[k].strip() for k in ("CapPrm", "CapEff", "CapAmb")} == {
+        "CapPrm": "0000000000000000", "CapEff": "0000000000000000", "CapAmb": "0000000000000000",
     }
     assert status["Uid"].split()[0] == str(forked.uid)
 

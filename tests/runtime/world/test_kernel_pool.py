@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import KernelError
-from deskact.runtime.kernel_pool import KernelPool
+from deskact.runtime.world.kernel_pool import KernelPool
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import pytest
 
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
+from deskact.runtime.world.kernel import KernelSession
 
 
 @pytest.fixture(scope="module")

@@ -9,15 +9,17 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.sandbox import X11_DIR, sandbox_status
+from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.sandbox import X11_DIR, sandbox_status
 
 BWRAP_OK, BWRAP_WHY = sandbox_status()
 MiB = 1024 * 1024
 
 
 def make_config() -> Config:
+    """The kernel-only sandbox (what runs where worlds cannot: not root); worlds are tested in test_world.py."""
     cfg = Config()
+    cfg.world.enabled = "off"
     cfg.kernel.interrupt_grace = 0.5
     cfg.sandbox.max_processes = 64
     cfg.sandbox.file_size_mb = 1

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ToolkitError
-from deskact.runtime.kernel import KernelSession
-from deskact.runtime.steps import StepContext, run_judge, run_reset
+from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.world.kernel import KernelSession
 from deskact.toolkits.base import ServiceContext, ServiceHandle, load_toolkit
 from deskact.toolkits.google import api, toolkit
 from deskact.toolkits.google.service import google_service
@@ -25,7 +25,7 @@ from deskact.toolkits.google.service import google_service
 def _bwrap_works() -> bool:
     if shutil.which("bwrap") is None:
         return False
-    from deskact.runtime import sandbox
+    from deskact.runtime.world import sandbox
 
     try:
         return sandbox.resolve_mode(Config().sandbox, "bwrap") == "bwrap"
@@ -189,7 +189,7 @@ GOOGLE_SUITES = ("google_calendar", "gmail", "google_drive", "google_sheets", "g
 
 def test_google_suites_are_api_tasks_that_start_from_a_reset() -> None:
     """Running them is `deskact validate` (tests/task_suites/test_validate_suites.py); this is the static part."""
-    from deskact.runtime.tasks import SUITES_DIR, load_tasks
+    from deskact.runtime.run.tasks import SUITES_DIR, load_tasks
 
     result = load_tasks([SUITES_DIR / s for s in GOOGLE_SUITES])
     assert not result.invalid, "\n".join(map(str, result.invalid))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from deskact.runtime.agent.models import Message, make_model
+from deskact.runtime.agent.models.remote import RemoteModel
 from deskact.runtime.config import Config
 from deskact.runtime.execution import Image
-from deskact.runtime.models import Message, make_model
-from deskact.runtime.models.remote import RemoteModel
 from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
 
 SERVERS: dict[str, type[FakeServer]] = {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from deskact.runtime.models import Message
+from deskact.runtime.agent.models import Message
 from fake_servers import Canned, FakeAnthropicServer
 from provider_support import model_for, png, trimmed_history
 

@@ -7,11 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from deskact.runtime.agent.models import Message, make_model
+from deskact.runtime.agent.models.offline import EXIT_REPLY, Explore, explore_code
+from deskact.runtime.agent.parsing import extract_code
 from deskact.runtime.config import Config
-from deskact.runtime.models import Message, make_model
-from deskact.runtime.models.offline import EXIT_REPLY, Explore, explore_code
-from deskact.runtime.parsing import extract_code
-from deskact.runtime.tasks import Task
+from deskact.runtime.run.tasks import Task
 
 TASK = Task(id="t-count", instruction="Count the lines of ${WORKSPACE}/logs/app.log.", judge=[])
 

@@ -6,13 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from deskact.runtime.config import Config
-from deskact.runtime.errors import ModelError
-from deskact.runtime.execution import Image
-from deskact.runtime.models import Message, make_model
-from deskact.runtime.models.anthropic import AnthropicModel
-from deskact.runtime.models.google import GoogleModel
-from deskact.runtime.models.offline import (
+from deskact.runtime.agent.models import Message, make_model
+from deskact.runtime.agent.models.anthropic import AnthropicModel
+from deskact.runtime.agent.models.google import GoogleModel
+from deskact.runtime.agent.models.offline import (
     EXIT_REPLY,
     Human,
     Noop,
@@ -20,9 +17,12 @@ from deskact.runtime.models.offline import (
     Scripted,
     python_block,
 )
-from deskact.runtime.models.openai import OpenAIModel
-from deskact.runtime.parsing import extract_code
-from deskact.runtime.tasks import Task
+from deskact.runtime.agent.models.openai import OpenAIModel
+from deskact.runtime.agent.parsing import extract_code
+from deskact.runtime.config import Config
+from deskact.runtime.errors import ModelError
+from deskact.runtime.execution import Image
+from deskact.runtime.run.tasks import Task
 
 HI = [Message(role="user", text="go")]
 REFERENCE = "!mkdir -p reports\n%ls\nprint('made')\nexit()"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import base64
 
 import pytest
+from deskact.runtime.agent.models import make_model
+from deskact.runtime.agent.models.openai import OpenAIModel
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ModelError
-from deskact.runtime.models import make_model
-from deskact.runtime.models.openai import OpenAIModel
 from fake_servers import Canned, FakeOpenAIServer
 from provider_support import TEST_KEYS, model_for, png, trimmed_history
 

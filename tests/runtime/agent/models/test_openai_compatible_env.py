@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from deskact.runtime.agent.models import Message, make_model
 from deskact.runtime.config import load_config
 from deskact.runtime.errors import MissingAPIKey
-from deskact.runtime.models import Message, make_model
 from fake_servers import FakeOpenAIServer
 
 

@@ -11,10 +11,10 @@ import time
 from collections.abc import Callable
 
 import pytest
+from deskact.runtime.agent.models import Message, ModelCallError, make_model
+from deskact.runtime.agent.parsing import extract_code
 from deskact.runtime.config import Config
 from deskact.runtime.errors import MissingAPIKey, ModelError
-from deskact.runtime.models import Message, ModelCallError, make_model
-from deskact.runtime.parsing import extract_code
 from fake_servers import Canned, FakeServer
 from provider_support import SERVERS, TEST_KEYS, SleepRecorder, model_for, png
 

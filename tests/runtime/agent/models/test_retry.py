@@ -6,7 +6,7 @@ import email.utils
 import random
 
 import pytest
-from deskact.runtime.models.retry import (
+from deskact.runtime.agent.models.retry import (
     Failure,
     ModelCallError,
     RetryPolicy,

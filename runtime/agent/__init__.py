@@ -1,0 +1,1 @@
+"""The agent: the episode loop, model providers, prompts, code parsing, observations, confirmation."""

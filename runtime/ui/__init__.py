@@ -1,0 +1,1 @@
+"""What users touch: the CLI, notebook Env and magics, rich views, doctor, `deskact exec`, HTML reports."""
