@@ -2,9 +2,11 @@
 
 What the kernel gets and what the host keeps are kept apart:
 
-- emulator: the worker's emulator listens on a Unix socket bound into the
-  sandbox (``sockets={"DESKACT_GOOGLE_URL": sock}``) and on a host-only TCP
-  port that reset steps and judges use through ``host["clients"]``.
+- emulator: the worker's emulator listens on a data Unix socket bound into
+  the sandbox (``sockets={"DESKACT_GOOGLE_URL": sock}``), on a host-only data
+  TCP port that judges use through ``host["clients"]``, and on a host-only
+  admin socket (``host["admin_socket"]``); only that one serves the admin API
+  (``/_emulator/...``: reset, snapshots), the data endpoints answer it with 403.
 - real Google: the host loads the token/service-account credentials
   (refreshing them without a browser) and keeps them; the kernel only gets a
   short-lived access token in ``DESKACT_GOOGLE_TOKEN``. Refresh tokens and
@@ -14,7 +16,7 @@ What the kernel gets and what the host keeps are kept apart:
 ``backend`` ("emulator" | "google"), ``clients`` (:class:`GoogleClients`),
 ``state`` (a dict a task's reset steps share with its judges, e.g. the date
 relative times were resolved against) and, for the emulator, ``emulator``,
-``url`` and ``socket``.
+``url``, ``socket`` and ``admin_socket``.
 """
 
 from __future__ import annotations

@@ -9,11 +9,13 @@ Layout
 - ``fields.py``     ``fields=`` partial responses (applied by the framework)
 - ``paging.py``     ``paginate()`` for ``pageToken``/``nextPageToken``
 - ``batch.py``      ``/batch`` and ``/batch/<api>/<version>`` (multipart/mixed)
-- ``server.py``     ``start_server()``: TCP and/or Unix socket, keep-alive
+- ``server.py``     ``start_server()``: TCP and/or Unix socket, keep-alive,
+  optionally a separate host-only admin socket
 - ``cli.py``        ``serve()`` behind ``deskact emulate google``
 - ``service.py``    ``emulator_service(ctx)``: the per-worker service factory
-  for the Google toolkit (Unix socket -> ``DESKACT_GOOGLE_URL`` in the kernel,
-  ``handle.host["url"]``/``["emulator"]`` for reset steps and judges)
+  for the Google toolkit (data Unix socket -> ``DESKACT_GOOGLE_URL`` in the
+  kernel; ``handle.host["url"]`` (data), ``["admin_socket"]`` and
+  ``["emulator"]`` for reset steps and judges)
 - one module per service: ``calendar.py``, ``gmail.py``, ``drive.py``,
   ``sheets.py``, ``docs.py``, ``slides.py``, ``forms.py``
 
@@ -87,12 +89,19 @@ Python API
 ----------
 ``Emulator(state_dir=None, user="me@deskact.test")`` with ``.reset(snapshot=None)``,
 ``.snapshot(name)``, ``.dispatch(method, target, headers, body, base_url)``;
-``start_server(emulator, port=0, socket_path=None) -> RunningServer`` (``.url``,
-``.close()``); ``deskact.toolkits.google.client.build_service(api, version, base_url)``.
+``start_server(emulator, port=0, socket_path=None, admin_socket=None) -> RunningServer``
+(``.url``, ``.close()``); ``deskact.toolkits.google.client.build_service(api, version, base_url)``.
 
 HTTP admin: ``GET /_emulator/health``, ``GET /_emulator/snapshots``,
 ``POST /_emulator/reset`` (optional JSON ``{"snapshot": NAME}``),
 ``POST /_emulator/snapshot/NAME``, ``DELETE /_emulator/snapshot/NAME``.
+
+The admin API is host-only. ``dispatch(..., admin=False)`` answers every
+``/_emulator`` path (batch parts included) with 403 ``forbidden``; the data
+endpoints (what a kernel reaches) dispatch that way whenever ``start_server``
+is given an ``admin_socket``, which alone then serves the admin API. The
+per-worker service always does so; ``deskact emulate google`` does with
+``--admin-socket PATH`` (without it, its port and ``--socket`` serve both).
 '''
 
 from .framework import Emulator, Request, Response, handler, on_reset

@@ -43,7 +43,10 @@ def _parse_inner(data: bytes) -> tuple[str, str, dict[str, str], bytes]:
     return method.upper(), target, headers, body
 
 
-def handle_batch(emulator: Emulator, headers: dict[str, str], body: bytes, base_url: str) -> RawResponse:
+def handle_batch(
+    emulator: Emulator, headers: dict[str, str], body: bytes, base_url: str, admin: bool = True
+) -> RawResponse:
+    """Answer each part through ``emulator.dispatch`` with the same ``admin`` as the batch itself."""
     content_type = headers.get("content-type", "")
     if not content_type.startswith("multipart/mixed"):
         raise ApiError(400, f"batch requests must be multipart/mixed, got {content_type!r}", "badContent")
@@ -56,7 +59,7 @@ def handle_batch(emulator: Emulator, headers: dict[str, str], body: bytes, base_
         method, target, inner_headers, inner_body = _parse_inner(content)
         if target.split("?")[0].startswith("/batch"):
             raise ApiError(400, "nested batch requests are not allowed", "badContent")
-        resp = emulator.dispatch(method, target, inner_headers, inner_body, base_url)
+        resp = emulator.dispatch(method, target, inner_headers, inner_body, base_url, admin=admin)
         cid = part_headers.get("content-id", "")
         cid = f"<response-{cid.strip('<>')}>" if cid else ""
         out += f"--{boundary}\r\nContent-Type: application/http\r\n".encode()

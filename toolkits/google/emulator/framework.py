@@ -2,7 +2,8 @@
 
 ``Emulator.dispatch`` takes one raw HTTP request and:
 
-1. answers admin calls (``/_emulator/...``) and batch posts (``/batch...``);
+1. answers admin calls (``/_emulator/...``; 403 when ``admin=False``, as on
+   every endpoint an agent can reach) and batch posts (``/batch...``);
 2. continues resumable uploads (``?upload_id=``) and re-enters with the whole body;
 3. matches the route from the discovery documents (404 if no method has that path);
 4. validates parameters (400 in Google's format), reads the JSON body (400 if it
@@ -230,9 +231,13 @@ class Emulator:
 
     # ---- the pipeline -----------------------------------------------------
     def dispatch(
-        self, method: str, target: str, headers: dict[str, str], body: bytes, base_url: str
+        self, method: str, target: str, headers: dict[str, str], body: bytes, base_url: str,
+        admin: bool = True,
     ) -> RawResponse:
-        """Answer one HTTP request. ``headers`` must have lower-case names."""
+        """Answer one HTTP request. ``headers`` must have lower-case names.
+
+        ``admin=False`` (the data endpoints: what a kernel reaches) refuses the
+        admin API (``/_emulator/...``) with 403, batch parts included."""
         try:
             path, _, query = target.partition("?")
             override = headers.get("x-http-method-override")
@@ -246,12 +251,15 @@ class Emulator:
             if auth is not None and not auth.startswith("Bearer "):
                 raise ApiError(401, "Request had invalid authentication credentials.", "authError",
                                location="Authorization", location_type="header")
-            if path.startswith("/_emulator/"):
+            if path == "/_emulator" or path.startswith("/_emulator/"):
+                if not admin:
+                    raise ApiError(403, "The emulator's admin API (/_emulator/...) is host-only; "
+                                   "this endpoint serves the Google APIs only.", "forbidden")
                 return self._admin(method, path, body)
             if method == "POST" and path in self.router.batch_paths:
                 from .batch import handle_batch
 
-                return handle_batch(self, headers, body, base_url)
+                return handle_batch(self, headers, body, base_url, admin)
             qs = parse_qsl(query, keep_blank_values=True)
             if any(k == "upload_id" for k, _ in qs):
                 return self._continue_upload(dict(qs)["upload_id"], headers, body, base_url)

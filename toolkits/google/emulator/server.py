@@ -4,6 +4,12 @@ Stdlib only: ``http.server`` with one thread per connection and keep-alive, so
 httplib2 (googleapiclient's transport) reuses its connection. Each response is
 written with a single ``sendall`` and TCP_NODELAY is set: small split writes
 on a keep-alive connection otherwise wait ~40 ms for delayed ACKs.
+
+Data vs admin: by default every listener serves everything. Given
+``admin_socket``, the admin API (``/_emulator/...``: reset, snapshots) is
+served only on that Unix socket (mode 0600, host only) and the TCP port and
+``socket_path`` (the data endpoints, the only ones ever handed to a kernel)
+answer it with 403.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "deskact-google-emulator"
     emulator: Emulator  # set on the subclass built per server
+    admin = True  # False on data endpoints: /_emulator/ answers 403
 
     def setup(self) -> None:
         super().setup()
@@ -45,7 +52,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = self.rfile.read(length) if length else b""
         headers = {k.lower(): v for k, v in self.headers.items()}
         host = headers.get("host") or "127.0.0.1"
-        resp = self.emulator.dispatch(self.command, self.path, headers, body, f"http://{host}")
+        resp = self.emulator.dispatch(self.command, self.path, headers, body, f"http://{host}", admin=self.admin)
         reason = self.responses.get(resp.status, ("",))[0] or _REASONS.get(resp.status, "")
         head = [f"HTTP/1.1 {resp.status} {reason}"]
         for name, value in resp.headers.items():
@@ -82,11 +89,13 @@ class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
 
 @dataclass
 class RunningServer:
-    """A serving emulator. ``url`` is the TCP base URL (None if only a socket)."""
+    """A serving emulator. ``url`` is the TCP base URL (None if only a socket);
+    ``admin_socket`` the host-only admin socket (None: every endpoint serves admin)."""
 
     emulator: Emulator
     url: str | None
     socket_path: Path | None
+    admin_socket: Path | None = None
     _servers: list[socketserver.BaseServer] = field(default_factory=list)
     _threads: list[threading.Thread] = field(default_factory=list)
 
@@ -96,8 +105,9 @@ class RunningServer:
             srv.server_close()
         for t in self._threads:
             t.join(timeout=5)
-        if self.socket_path and self.socket_path.exists():
-            self.socket_path.unlink()
+        for path in (self.socket_path, self.admin_socket):
+            if path and path.exists():
+                path.unlink()
 
     def __enter__(self) -> RunningServer:
         return self
@@ -111,23 +121,27 @@ def start_server(
     host: str = "127.0.0.1",
     port: int | None = 0,
     socket_path: Path | None = None,
+    admin_socket: Path | None = None,
 ) -> RunningServer:
     """Serve ``emulator`` in background threads on a TCP port (0 = any free one;
-    None = no TCP) and/or a Unix socket. Returns at once, already accepting."""
-    handler_cls = type("EmulatorHandler", (_Handler,), {"emulator": emulator})
-    running = RunningServer(emulator, None, socket_path)
+    None = no TCP) and/or a Unix socket. Returns at once, already accepting.
+
+    ``admin_socket``: serve the admin API only there (a 0600 Unix socket); the
+    TCP port and ``socket_path`` then refuse it with 403 (see the module docstring)."""
+    data_only = admin_socket is not None
+    data_cls = type("EmulatorHandler", (_Handler,), {"emulator": emulator, "admin": not data_only})
+    running = RunningServer(emulator, None, Path(socket_path) if socket_path else None,
+                            Path(admin_socket) if admin_socket else None)
     if port is not None:
-        tcp = _TCPServer((host, port), handler_cls)
+        tcp = _TCPServer((host, port), data_cls)
         running.url = f"http://{host}:{tcp.server_address[1]}"
         running._servers.append(tcp)
     if socket_path is not None:
-        socket_path = Path(socket_path)
-        if socket_path.exists():
-            socket_path.unlink()
-        socket_path.parent.mkdir(parents=True, exist_ok=True)
-        unix = _UnixServer(str(socket_path), handler_cls)
-        os.chmod(socket_path, 0o666)  # the sandboxed kernel may run as another uid
-        running._servers.append(unix)
+        # 0666: the sandboxed kernel may run as another uid
+        running._servers.append(_unix_server(Path(socket_path), data_cls, 0o666))
+    if admin_socket is not None:
+        admin_cls = type("EmulatorAdminHandler", (_Handler,), {"emulator": emulator, "admin": True})
+        running._servers.append(_unix_server(Path(admin_socket), admin_cls, 0o600))
     if not running._servers:
         raise ValueError("start_server needs a TCP port or a socket path")
     for srv in running._servers:
@@ -136,3 +150,14 @@ def start_server(
         t.start()
         running._threads.append(t)
     return running
+
+
+def _unix_server(path: Path, handler_cls: type[_Handler], mode: int) -> _UnixServer:
+    # chmod follows bind: a 0600 socket is private from the start only inside a private
+    # folder (emulator_service puts its admin socket in a 0700 one).
+    if path.exists():
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    server = _UnixServer(str(path), handler_cls)
+    os.chmod(path, mode)
+    return server
