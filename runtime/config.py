@@ -65,6 +65,22 @@ class SandboxConfig(Section):
     """Environment variables copied into the kernel. Everything else (API keys!) stays out."""
 
 
+class WorldConfig(Section):
+    enabled: Literal["auto", "on", "off"] = "auto"
+    """One disposable world per task (run as root with bwrap): copy-on-write root, the agent root of it,
+    the task's apps inside. auto = where ``deskact doctor`` finds the features; off = kernel-only sandbox."""
+    memory_mb: int = 4096
+    """Memory cgroup limit for everything in the world (kernel, apps, files in its /tmp and upper layer)."""
+    max_processes: int = 1024
+    """pids cgroup limit for the world (threads count: LibreOffice alone runs about 30)."""
+    cpus: float = 2.0
+    """CPU quota in cores (cgroup cpu.cfs_quota_us); 0 = no quota."""
+    disk_mb: int = 2048
+    """Size of the world's writable layer and workspace together (a size-limited tmpfs, charged to its memory cgroup)."""
+    keep: bool = False
+    """Keep each world's writable layer after the task (``--keep-worlds``), for debugging."""
+
+
 class DisplayConfig(Section):
     mode: Literal["virtual", "attach", "none"] = "virtual"
     """virtual = headless Xvfb per worker; attach = use $DISPLAY; none = API-only."""
@@ -180,6 +196,7 @@ class RunnerConfig(Section):
 class Config(Section):
     kernel: KernelConfig = Field(default_factory=KernelConfig)
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
+    world: WorldConfig = Field(default_factory=WorldConfig)
     display: DisplayConfig = Field(default_factory=DisplayConfig)
     observation: ObservationConfig = Field(default_factory=ObservationConfig)
     gui: GuiConfig = Field(default_factory=GuiConfig)

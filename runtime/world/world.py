@@ -31,6 +31,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -136,6 +137,7 @@ class World:
         display: str | None = None,
         sockets: dict[Path, Path] | None = None,
         base_uid: int | None = None,
+        popen: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen,
     ) -> None:
         self.config = config
         self.workspace = Path(workspace)
@@ -144,6 +146,9 @@ class World:
         self.sockets = dict(sockets or {})
         """Host socket -> where it appears in the world."""
         self.uid = base_uid if base_uid is not None else allocate_ids()
+        # bwrap dies with the *thread* that started it (--die-with-parent): callers on short-lived
+        # threads (a pool's filler) pass a Popen that runs on a long-lived one.
+        self._popen = popen
         self.dir = Path(tempfile.mkdtemp(prefix="deskact-world-"))
         self.dir.chmod(0o711)  # traversable by the world's bwrap (an unmapped owner's 0700 would stop it)
         self.name = self.dir.name
@@ -244,7 +249,7 @@ class World:
                 "--", *self._bwrap_args(), "--", *PLACEHOLDER]
         log = open(self.dir / "bwrap.log", "wb")  # noqa: SIM115 - handed to the child
         try:
-            self.proc = subprocess.Popen(
+            self.proc = self._popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, pass_fds=(self._userns,),
                 env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"}, start_new_session=True,
             )
@@ -288,17 +293,17 @@ class World:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def _kill_all(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            # The PID namespace's init first: the kernel then kills every process in it at once,
-            # a fork bomb included; then anything still in the cgroup (nsenter parents).
+        if self.proc is not None:
+            # The PID namespace's init: the kernel then kills every process in it at once, a fork
+            # bomb included. bwrap reaps it and exits (killed first, it would leave init a zombie
+            # of the host's init); then anything still in the cgroup goes (nsenter parents).
             for init in _children(self.proc.pid):
                 _sigkill(init)
-            _sigkill(self.proc.pid)
-        if self.proc is not None:
             try:
-                self.proc.wait(timeout=5)
+                self.proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                pass
+                _sigkill(self.proc.pid)
+                self.proc.wait()
             if self.proc.stdout is not None:
                 self.proc.stdout.close()
         if self.cgroup is not None:
