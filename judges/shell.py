@@ -12,10 +12,10 @@ from ._common import Regex, check_text
 @judge("shell.output", one_of=("equals", "contains", "regex"))
 def shell_output(
     ctx: StepContext, cmd: str, equals: str | None = None, contains: str | None = None,
-    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0, in_: Where = "host",
+    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0, in_: Where | None = None,
 ) -> Verdict:
-    """Run ``cmd`` with bash in the workspace, on the host or (``in: world``) in the task's world;
-    its stdout equals/contains/matches the text.
+    """Run ``cmd`` with bash in the workspace (in the task's world when it has one, else or with
+    ``in: host`` on the host); its stdout equals/contains/matches the text.
 
     ``exit_code`` (default 0) must match too; ``null`` accepts any exit code.
     """

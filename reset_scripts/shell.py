@@ -15,9 +15,12 @@ from ._common import clip
 Where = Literal["host", "world"]
 
 
-def run_shell(ctx: StepContext, cmd: str, timeout: float, in_: Where = "host") -> subprocess.CompletedProcess[str]:
-    """Run ``cmd`` with bash in the workspace, on the host or in the task's world (as its root);
-    a timeout raises StepFailed.
+def run_shell(
+    ctx: StepContext, cmd: str, timeout: float, in_: Where | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``cmd`` with bash in the workspace, in the task's world as its root (the default when the task
+    has one: what it starts is the agent's to see, and the agent's symlinks lead nowhere else) or on the
+    host (``in: host``, for the suite's own files); a timeout raises StepFailed.
 
     Output goes to temporary files, not pipes, so a command that leaves a
     background process behind (``server &``) returns as soon as bash exits.
@@ -25,6 +28,8 @@ def run_shell(ctx: StepContext, cmd: str, timeout: float, in_: Where = "host") -
     the whole pipeline, not only the shell.
     """
     cwd = ctx.workspace if ctx.workspace.is_dir() else None
+    if in_ is None:
+        in_ = "world" if ctx.world is not None else "host"
     if in_ == "world" and ctx.world is None:
         raise StepFailed(f"`in: world` but task {ctx.task_id or '?'} has no world (deskact doctor says why)")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -59,9 +64,10 @@ def _kill_group(pgid: int) -> None:
 
 
 @reset_step("shell.run")
-def shell_run(ctx: StepContext, cmd: str, timeout: float = 60, in_: Where = "host") -> None:
-    """Run a bash command on the host (``in: host``) or in the task's world as its root (``in: world``;
-    a server it leaves running is a process of the world); a non-zero exit fails the step with its stderr."""
+def shell_run(ctx: StepContext, cmd: str, timeout: float = 60, in_: Where | None = None) -> None:
+    """Run a bash command in the workspace: in the task's world as its root (the default when it has one;
+    a server it leaves running is a process of the world, gone at cleanup) or on the host (``in: host``);
+    a non-zero exit fails the step with its stderr."""
     proc = run_shell(ctx, cmd, timeout, in_)
     if proc.returncode != 0:
         err = (proc.stderr or proc.stdout).strip()[-500:]
