@@ -41,6 +41,7 @@ from ..errors import SandboxError
 from . import mounts
 from .cgroups import Limits, WorldCgroup
 from .paths import host_path, resolve_in_root
+from .sandbox import give_to
 
 # Host directories the world's root is built on (copy-on-write). Top-level
 # symlinks (/bin -> usr/bin on merged-/usr systems) are copied as symlinks.
@@ -338,6 +339,9 @@ class World:
         """Start ``argv`` in the world (detached in its own session); ``env`` on top of ``self.env()``."""
         popen.setdefault("stdin", subprocess.DEVNULL)
         popen.setdefault("start_new_session", True)
+        # Files the host's reset steps wrote are root's on the host, nobody's in the world: an app
+        # could not save them. They become the world root's, as before the kernel's first step.
+        give_to(self.workspace, self.uid)
         return subprocess.Popen(self.enter(argv, cwd), env=self.env(env), **popen)  # type: ignore[call-overload]
 
     def run(self, argv: list[str], *, timeout: float = 60, env: dict[str, str] | None = None,
