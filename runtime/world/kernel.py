@@ -909,6 +909,8 @@ def kill_all() -> None:
     for session in sessions:
         try:
             session._kill()
+            if session.world is not None:
+                session.world.close()  # its processes, cgroup and mounts
         except Exception:  # noqa: BLE001 - keep killing the others
             pass
     with _forkserver_lock:
