@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import ConfigError
 
@@ -79,6 +79,12 @@ class WorldConfig(Section):
     """Size of the world's writable layer and workspace together (a size-limited tmpfs, charged to its memory cgroup)."""
     keep: bool = False
     """Keep each world's writable layer after the task (``--keep-worlds``), for debugging."""
+
+    @field_validator("enabled", mode="before")
+    @classmethod
+    def _yaml_on_off(cls, value: object) -> object:
+        # YAML 1.1 reads a bare on/off (config file, DESKACT_WORLD_ENABLED=off) as a boolean.
+        return {True: "on", False: "off"}.get(value, value) if isinstance(value, bool) else value
 
 
 class DisplayConfig(Section):
@@ -351,7 +357,7 @@ def render_defaults() -> str:
         for name, field in type(model).model_fields.items():
             value = getattr(model, name)
             if field.description:
-                out.append(f"{pad}# {field.description}")
+                out.extend(f"{pad}# {line.strip()}" for line in field.description.splitlines())
             if isinstance(value, BaseModel):
                 out.append(f"{pad}{name}:")
                 emit(value, indent + 1)
