@@ -173,7 +173,7 @@ def doctor_cmd(config: Path | None = ConfigOpt) -> None:
     """List what this machine has and lacks for each capability, with the command to fix it."""
     from rich.table import Table
 
-    from .doctor import run_checks
+    from .doctor import run_checks, world_verdict
 
     try:
         checks = run_checks(config_from(config))
@@ -185,6 +185,7 @@ def doctor_cmd(config: Path | None = ConfigOpt) -> None:
     for c in checks:
         table.add_row(c.capability, c.item, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail, c.fix)
     Console().print(table)
+    Console().print(world_verdict(checks), markup=False, highlight=False)
 
 
 emulate_app = typer.Typer(help="Run local API emulators.", no_args_is_help=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 
 from deskact.runtime.config import Config
-from deskact.runtime.ui.doctor import run_checks
+from deskact.runtime.ui.doctor import NO_WORLDS, Check, run_checks, world_checks, world_verdict
+from deskact.runtime.world.cgroups import layout
 from deskact.runtime.world.sandbox import sandbox_status
+from deskact.runtime.world.world import world_status
 
 
 def kernel_start(config: Config) -> str:
@@ -24,3 +26,37 @@ def test_kernel_start_says_how_kernels_will_start() -> None:
     cfg = Config()
     cfg.sandbox.mode = "none"
     assert kernel_start(cfg) in ("exec'd (no bwrap sandbox)", "exec'd (forking into sandboxes needs root)")
+
+
+def world_rows(config: Config) -> dict[str, Check]:
+    return {c.item: c for c in world_checks(config)}
+
+
+def test_world_rows_say_what_this_machine_has_and_the_verdict_matches_the_probe() -> None:
+    rows = world_rows(Config())
+    assert list(rows) == ["root", "user namespaces", "overlayfs", "idmapped mounts", "cgroup limits",
+                          "disk quota", "worlds"]
+    assert rows["root"].ok == (os.geteuid() == 0)
+    ok, why = world_status()
+    verdict = rows["worlds"]
+    assert verdict.ok == ok
+    line = world_verdict(run_checks(Config()))
+    if ok and sandbox_status()[0]:
+        assert line == f"worlds: yes ({why})"
+        # a machine that makes worlds has every feature they are made of
+        assert all(rows[item].ok for item in ("root", "user namespaces", "overlayfs", "idmapped mounts"))
+    elif sandbox_status()[0]:
+        assert line.startswith(f"worlds: {NO_WORLDS}")
+        assert why in line
+    kind, _ = layout()
+    assert rows["cgroup limits"].ok == (kind != "none")
+    assert ("rlimits only" in rows["cgroup limits"].detail) == (kind == "none")
+
+
+def test_world_verdict_when_worlds_are_turned_off() -> None:
+    cfg = Config()
+    cfg.world.enabled = "off"
+    if sandbox_status()[0]:
+        assert world_verdict(world_checks(cfg)) == f"worlds: {NO_WORLDS} (world.enabled = off)"
+    cfg.sandbox.mode = "none"
+    assert world_verdict(world_checks(cfg)).startswith("worlds: no -> no sandbox")
