@@ -97,6 +97,9 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
     finally:
         if env is not None:
             problems = env.cleanup()
+            if env.kept_world is not None:  # --keep-worlds: found from the trajectory
+                folder.mkdir(parents=True, exist_ok=True)
+                (folder / "world").symlink_to(env.kept_world)
             if problems:
                 result.error = "; ".join(filter(None, [result.error, *problems]))
                 if result.status != "error":

@@ -35,6 +35,8 @@ class TaskEnv:
         self.workspace: Path | None = None
         self.times = PhaseTimes()
         self.episode: Episode | None = None
+        self.kept_world: Path | None = None
+        """The world's directory when ``world.keep`` (``--keep-worlds``) keeps it after cleanup."""
         self._cleaned = False
 
     # -- lifecycle ------------------------------------------------------------
@@ -145,6 +147,10 @@ class TaskEnv:
                 except Exception as exc:  # noqa: BLE001 - keep cleaning up
                     problems.append(f"cleanup step `{step.name}` failed: {exc}")
         if self.session is not None:
+            world = getattr(self.session, "world", None)
+            if world is not None and self.config.world.keep:
+                self.kept_world = Path(world.dir)
+                (self.kept_world / "task").write_text(f"{self.task.id}\n")  # whose world this was
             self.session.shutdown()
         if self.workspace is not None and not self.config.runner.keep_workspace:
             shutil.rmtree(self.workspace, ignore_errors=True)

@@ -20,6 +20,8 @@ app = typer.Typer(
 console = Console(stderr=True)
 
 ConfigOpt = typer.Option(None, "--config", "-c", help="Config file (default: $DESKACT_CONFIG or ./config.yaml).")
+KEEP_WORLDS_HELP = ("Keep each task's world after it (writable layers in DIR/disk/upper, workspace in "
+                    "DIR/disk/workspace) for debugging; the dirs are printed and linked as trajectories/TASK/world.")
 
 
 def _version(value: bool) -> None:
@@ -73,6 +75,7 @@ def run_cmd(
     keep: bool = typer.Option(False, "--keep", help="Keep each task's workspace."),
     strategy: str | None = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
     sandbox: str | None = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
+    keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
@@ -81,7 +84,8 @@ def run_cmd(
 
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
-                          runner__keep_workspace=keep or None, sandbox__mode=sandbox)
+                          runner__keep_workspace=keep or None, sandbox__mode=sandbox,
+                          world__keep=keep_worlds or None)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume)
@@ -95,7 +99,19 @@ def run_cmd(
         raise typer.Exit(130)
     print_summary(Console(), results)
     _write_report(out_dir)
+    _print_kept_worlds(out_dir)
     console.print(f"results: {out_dir}/results.jsonl")
+
+
+def _print_kept_worlds(out_dir: Path) -> None:
+    """Where ``--keep-worlds`` left each task's world (runner.py links them from the trajectories)."""
+    links = sorted(out_dir.glob("**/trajectories/*/world"))
+    for link in links:
+        task = link.parent.name if len(links) == len({p.parent.name for p in links}) else link.parent
+        console.print(f"world kept: {link.resolve()} (task {task})", markup=False, highlight=False)
+    if links:
+        console.print("(layers in DIR/disk/upper, workspace in DIR/disk/workspace; "
+                      "free one with `umount DIR/disk && rm -r DIR`)", markup=False, highlight=False)
 
 
 def _write_report(out_dir: Path) -> None:
@@ -113,17 +129,22 @@ def validate_cmd(
     workers: int | None = typer.Option(None, "--workers", "-w"),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
     no_explore: bool = typer.Option(False, "--no-explore", help="Skip the explore pass (only looking around must fail)."),
+    keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Check every task: its reference must pass; doing nothing (noop) and only looking around (explore) must fail."""
+    import tempfile
+
     from ..run.validate import validate
 
+    out = Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     try:
-        cfg = config_from(config, runner__workers=workers)
+        cfg = config_from(config, runner__workers=workers, world__keep=keep_worlds or None)
         problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks,
-                                     explore=not no_explore)
+                                     out=out, explore=not no_explore)
     except DeskactError as exc:
         fail(exc)
+    _print_kept_worlds(out)
     for p in problems:
         console.print(f"[red]FAIL[/] {p.task_id} with {p.model}: {p.status}, reward {p.reward}: {p.detail}")
     bad = len({p.task_id for p in problems})

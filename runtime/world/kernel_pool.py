@@ -134,5 +134,7 @@ class KernelPool:
 
 
 def _discard(session: KernelSession) -> None:
+    if session.world is not None:
+        session.world.keep = False  # no task ran in it: nothing to debug (--keep-worlds)
     session.shutdown()
     shutil.rmtree(session.workspace, ignore_errors=True)

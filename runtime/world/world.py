@@ -161,6 +161,8 @@ class World:
         self._mounted: list[str] = []
         self._workspace_mounted = False
         self._closed = False
+        self.keep = config.world.keep
+        """Keep the layers at close (``--keep-worlds``); a pool's unused spare is not kept."""
 
     # -- building and throwing away -----------------------------------------------
 
@@ -279,7 +281,7 @@ class World:
             return
         self._closed = True
         self._kill_all()
-        keep = self.config.world.keep
+        keep = self.keep
         if self._workspace_mounted:
             if keep or self.config.runner.keep_workspace:
                 _copy_out(self.workspace)

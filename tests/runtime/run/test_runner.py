@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -37,7 +38,7 @@ tasks:
     judge:
       - files.content: {path: "${WORKSPACE}/out.txt", equals: "hello"}
     cleanup:
-      - shell.run: {cmd: "echo cleaned >> ${CLEANUP_LOG}"}
+      - shell.run: {cmd: "echo cleaned >> ${CLEANUP_LOG}", in: host}  # a host file: the test reads it
     reference: |
       open("out.txt", "w").write("hello")
       exit()
@@ -138,7 +139,7 @@ SLOW = "tasks:\n" + "".join(
   - id: s-{i}
     instruction: slow {i}
     judge: [{{files.exists: {{path: "${{WORKSPACE}}/done"}}}}]
-    cleanup: [{{shell.run: {{cmd: "echo {i} >> ${{CLEANUP_LOG}}"}}}}]
+    cleanup: [{{shell.run: {{cmd: "echo {i} >> ${{CLEANUP_LOG}}", in: host}}}}]
     reference: |
       import time; time.sleep(0.8)
       open("done", "w").close()
@@ -168,3 +169,28 @@ def test_resume_after_sigint_in_the_middle_completes_the_suite(tmp_path: Path):
     final = read_results(results)
     assert sorted(r.task_id for r in final) == [f"s-{i}" for i in range(5)]
     assert all(r.reward == 1 for r in final)
+
+
+def test_keep_worlds_leaves_each_tasks_world_linked_from_its_trajectory(tmp_path: Path):
+    from deskact.runtime.world import mounts
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0]:
+        pytest.skip(f"no worlds here: {world_status()[1]}")
+    folder = tmp_path / "suite_k"
+    folder.mkdir()
+    (folder / "tasks.yaml").write_text(dedent(SUITE).split("  - id: r-answer")[0].replace("${CLEANUP_LOG}", "/dev/null"))
+    config = Config()
+    config.world.keep = True  # --keep-worlds
+    opts = RunOptions(paths=[str(folder)], model="reference", out=tmp_path / "out", workers=1)
+    (result,) = Run(config, opts).execute()
+    link = tmp_path / "out" / "trajectories" / "r-write" / "world"
+    kept = link.resolve()
+    try:
+        assert result.status == "passed" and link.is_symlink()
+        assert (kept / "task").read_text() == "r-write\n"
+        assert (kept / "disk" / "upper" / "root").is_dir()
+        assert (kept / "disk" / "workspace" / "out.txt").read_text() == "hello"
+    finally:
+        mounts.unmount(str(kept / "disk"))
+        shutil.rmtree(kept, ignore_errors=True)
