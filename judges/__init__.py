@@ -4,3 +4,4 @@ from . import answer, data, docx, files, image, pptx, shell, windows, xlsx  # no
 from . import extra_text, extra_xlsx  # noqa: F401  (files.same_text, xlsx.numbers)
 from . import extra_gui  # noqa: F401  (windows.geometry, windows.state)
 from . import google  # noqa: F401  (google.* judges)
+from . import process, system  # noqa: F401  (process.*, users.*, groups.*, packages.*)

@@ -1,9 +1,8 @@
-"""shell.output and process.running judges (host side)."""
+"""shell.output: what a command prints (in the task's world, or on the host)."""
 
 from __future__ import annotations
 
 from ..reset_scripts._common import clip, short
-from ..reset_scripts.apps import processes_on_display
 from ..reset_scripts.shell import Where, run_shell
 from ..runtime.run.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
@@ -29,23 +28,3 @@ def shell_output(
         )
     return check_text(what, proc.stdout, equals, contains, regex)
 
-
-@judge("process.running")
-def process_running(ctx: StepContext, name: str, running: bool = True) -> Verdict:
-    """A process whose command line contains ``name`` is (or, with running: false, is not) alive.
-
-    With a task display only processes on that display count.
-    """
-    import psutil
-
-    if ctx.display:
-        procs = processes_on_display(name, ctx.display)
-    else:
-        procs = [p for p in psutil.process_iter(["cmdline"]) if name in " ".join(p.info["cmdline"] or [])
-                 and p.pid != psutil.Process().pid]
-    pids = [p.pid for p in procs]
-    if bool(pids) == running:
-        return Verdict.ok(f"process {name!r} is {'running' if running else 'not running'}" + (f" (pids {pids})" if pids else ""))
-    if running:
-        return Verdict.fail(f"no process with {name!r} in its command line is running")
-    return Verdict.fail(f"process {name!r} should not be running but is (pids {pids[:10]})")

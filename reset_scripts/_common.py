@@ -77,3 +77,46 @@ def short(text: str, limit: int = 80) -> str:
     """``text`` itself (no quotes), cut to ``limit`` characters with an ellipsis."""
     text = " ".join(text.split()) if "\n" in text else text
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --- paths a step writes (in the task's world when it has one) ----------------------
+
+
+def _within(p: Path, base: Path) -> bool:
+    return p == base or base in p.parents
+
+
+def step_path(ctx: StepContext, value: str, step: str) -> Path:
+    """``ctx.path(value)`` for a step that writes or removes there. Without a world an absolute
+    path outside the workspace would be the host's own file (``/etc/hosts``): refused."""
+    p = ctx.path(value)
+    if ctx.world is None and p.is_absolute() and not any(_within(p, d) for d in (ctx.workspace, ctx.home)):
+        raise StepFailed(
+            f"{step}: {value} is outside the workspace and task {ctx.task_id or '?'} has no world"
+            " (deskact doctor says why): a step never writes the host's own files"
+        )
+    return p
+
+
+def give_to_world(ctx: StepContext, *paths: Path) -> None:
+    """Files and folders the host made in the world become its root's (else they show as nobody's)."""
+    if ctx.world is not None:
+        for p in paths:
+            ctx.world.chown_to_root(p)
+
+
+def make_dirs(ctx: StepContext, p: Path) -> None:
+    """``mkdir -p`` whose new folders (only those) belong to the world's root."""
+    missing = [d for d in (p, *p.parents) if not d.exists()]
+    p.mkdir(parents=True, exist_ok=True)
+    give_to_world(ctx, *reversed(missing))
+
+
+def shown(ctx: StepContext, p: Path) -> str:
+    """Host path ``p`` as the agent knows it (``/etc/hosts``, not ``/proc/123/root/etc/hosts``)."""
+    if ctx.world is not None:
+        root = ctx.world.root
+        text = str(p)
+        if text == root or text.startswith(root + "/"):
+            return text[len(root):] or "/"
+    return str(p)

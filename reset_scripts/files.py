@@ -1,7 +1,10 @@
-"""files.* reset steps: build the workspace a task starts from.
+"""files.* reset steps: build the workspace (and the world) a task starts from.
 
-Relative paths are taken against the task's workspace; ``src`` params against
-the suite's fixture folder (``${FILES}``).
+Relative paths are taken against the task's workspace; absolute ones as the
+agent sees them (in the task's world when it has one: ``/etc/hosts`` is the
+world's, and what a step creates there belongs to the world's root; without a
+world only the workspace may be written); ``src`` params against the suite's
+fixture folder (``${FILES}``).
 """
 
 from __future__ import annotations
@@ -13,26 +16,30 @@ from datetime import datetime
 from pathlib import Path
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
-from ._common import FileMode, fixture
+from ._accounts import accounts, group_id, host_id, user_id
+from ._common import FileMode, fixture, give_to_world, make_dirs, step_path
 
 
 @reset_step("files.mkdir")
 def files_mkdir(ctx: StepContext, path: str) -> None:
     """Create a directory and its parents (fine if it exists)."""
-    p = ctx.path(path)
+    p = step_path(ctx, path, "files.mkdir")
     if p.exists() and not p.is_dir():
         raise StepFailed(f"files.mkdir: {p} exists and is not a directory")
-    p.mkdir(parents=True, exist_ok=True)
+    make_dirs(ctx, p)
 
 
 @reset_step("files.write")
 def files_write(ctx: StepContext, path: str, content: str = "", mode: FileMode | None = None) -> None:
     """Write a UTF-8 text file (parents created), optionally chmod it."""
-    p = ctx.path(path)
+    p = step_path(ctx, path, "files.write")
     if p.is_dir():
         raise StepFailed(f"files.write: {p} is a directory")
-    p.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(ctx, p.parent)
+    new = not p.exists()
     p.write_text(content, encoding="utf-8")
+    if new:  # an existing file keeps its owner
+        give_to_world(ctx, p)
     if mode is not None:
         p.chmod(mode)
 
@@ -44,18 +51,20 @@ def files_copy(ctx: StepContext, src: str, dst: str) -> None:
     If ``dst`` is an existing directory, or ends with "/", the source is copied into it.
     """
     source = fixture(ctx, src)
-    target = ctx.path(dst)
+    target = step_path(ctx, dst, "files.copy")
     if dst.endswith("/"):
-        target.mkdir(parents=True, exist_ok=True)
+        make_dirs(ctx, target)
     if target.is_dir():
         target = target / source.name
-    target.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(ctx, target.parent)
     if source.is_dir():
         shutil.copytree(source, target, dirs_exist_ok=True)
     else:
         shutil.copy2(source, target)
     # Fixtures may be read-only in the package; the agent must be able to edit its copy.
     _make_writable(target)
+    copied = [target] + ([target / q.relative_to(source) for q in source.rglob("*")] if source.is_dir() else [])
+    give_to_world(ctx, *copied)
 
 
 def _make_writable(p: Path) -> None:
@@ -68,7 +77,7 @@ def _make_writable(p: Path) -> None:
 @reset_step("files.remove")
 def files_remove(ctx: StepContext, path: str) -> None:
     """Remove a file, symlink or whole folder; a missing path is fine."""
-    p = ctx.path(path)
+    p = step_path(ctx, path, "files.remove")
     if p.is_symlink() or p.is_file():
         p.unlink()
     elif p.is_dir():
@@ -83,10 +92,30 @@ def files_remove(ctx: StepContext, path: str) -> None:
 @reset_step("files.chmod")
 def files_chmod(ctx: StepContext, path: str, mode: FileMode) -> None:
     """Set permission bits, e.g. ``mode: "0600"``."""
-    p = ctx.path(path)
+    p = step_path(ctx, path, "files.chmod")
     if not p.exists():
         raise StepFailed(f"files.chmod: {p} does not exist")
     p.chmod(mode)
+
+
+@reset_step("files.chown")
+def files_chown(ctx: StepContext, path: str, user: str, group: str | None = None, recursive: bool = False) -> None:
+    """Give ``path`` (with ``recursive``, all it holds) to ``user`` and ``group`` (default: the
+    user's primary group): names or numbers as the task's world knows them (its /etc/passwd)."""
+    p = step_path(ctx, path, "files.chown")
+    if not (p.exists() or p.is_symlink()):
+        raise StepFailed(f"files.chown: {p} does not exist")
+    try:
+        uid = user_id(ctx, user)
+        if group is not None:
+            gid = group_id(ctx, group)
+        else:
+            gid = next((a.gid for a in accounts(ctx).values() if a.uid == uid), uid)
+    except LookupError as exc:
+        raise StepFailed(f"files.chown: {exc}") from None
+    paths = [p] + (sorted(p.rglob("*")) if recursive and p.is_dir() and not p.is_symlink() else [])
+    for q in paths:
+        os.lchown(q, host_id(ctx, uid), host_id(ctx, gid))
 
 
 @reset_step("files.touch")
@@ -96,9 +125,12 @@ def files_touch(ctx: StepContext, path: str, mtime: float | datetime | str | Non
     ``mtime``: epoch seconds, an ISO date/time ("2024-03-01T12:00:00"), or
     a relative age like "-3d", "-2h", "-30m" (before now). Default: now.
     """
-    p = ctx.path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
+    p = step_path(ctx, path, "files.touch")
+    make_dirs(ctx, p.parent)
+    new = not p.exists()
     p.touch()
+    if new:
+        give_to_world(ctx, p)
     stamp = _parse_time(mtime)
     os.utime(p, (stamp, stamp))
 
@@ -130,8 +162,8 @@ def _parse_time(value: float | datetime | str | None) -> float:
 def files_unzip(ctx: StepContext, src: str, dst: str) -> None:
     """Extract a fixture zip archive (``src`` relative to ${FILES}) into folder ``dst``."""
     source = fixture(ctx, src)
-    target = ctx.path(dst)
-    target.mkdir(parents=True, exist_ok=True)
+    target = step_path(ctx, dst, "files.unzip")
+    make_dirs(ctx, target)
     with zipfile.ZipFile(source) as zf:
         root = target.resolve()
         for name in zf.namelist():
@@ -139,3 +171,6 @@ def files_unzip(ctx: StepContext, src: str, dst: str) -> None:
             if dest != root and root not in dest.parents:
                 raise StepFailed(f"files.unzip: {src} member {name!r} would land outside {root}")
         zf.extractall(target)
+        # Every member and the folders extractall made for them.
+        made = {target / q for name in zf.namelist() for q in (Path(name), *Path(name).parents) if str(q) != "."}
+    give_to_world(ctx, *sorted(made))

@@ -81,7 +81,7 @@ def render_step(spec: StepSpec) -> str:
         lines += ["| param | type | default |", "|---|---|---|"]
         for name, field in fields.items():
             required = "**one of**" if name in spec.one_of else _default(field)
-            lines.append(f"| `{name}` | {field_type(field).replace('|', '&#124;')} | {required} |")
+            lines.append(f"| `{field.alias or name}` | {field_type(field).replace('|', '&#124;')} | {required} |")
         lines.append("")
     return "\n".join(lines)
 
