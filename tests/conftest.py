@@ -81,3 +81,28 @@ def g(ctx: "StepContext", handle: "ServiceHandle") -> "StepContext":
     gctx = replace(ctx, services={"google": handle.host}, config=Config())
     run_reset("google.reset", {}, gctx)
     return gctx
+
+
+# --- worlds (issue 11) ----------------------------------------------------------
+@pytest.fixture
+def wctx(tmp_path: "Path") -> _Iterator["StepContext"]:
+    """A StepContext whose ``world`` is a real, freshly made world (skipped where none can be made)."""
+    import os
+
+    from deskact.runtime.config import Config
+    from deskact.runtime.run.steps import StepContext
+    from deskact.runtime.world.world import World, world_status
+
+    ok, why = world_status()
+    if not ok:
+        pytest.skip(f"this machine cannot make worlds: {why}")
+    for d in ("ws", "private", "files", "gold"):
+        (tmp_path / d).mkdir()
+    world = World(Config(), workspace=tmp_path / "ws", private_dir=tmp_path / "private")
+    os.chown(tmp_path / "private", world.uid, world.uid)
+    world.start()
+    try:
+        yield StepContext(workspace=tmp_path / "ws", files=tmp_path / "files", home=tmp_path / "ws",
+                          gold=tmp_path / "gold", task_id="t", world=world)
+    finally:
+        world.close()

@@ -56,7 +56,9 @@ def test_process_running(ctx: StepContext) -> None:
     try:
         assert j("process.running", ctx, name=marker).passed
         v = j("process.running", ctx, name=marker, running=False)
-        assert v.feedback == f"process '{marker}' should not be running but is (pids [{proc.pid}])"
+        assert v.feedback.startswith(f"no process with '{marker}' in its command line should be running,"
+                                     f" but pid {proc.pid} (0): ")
+        assert v.details["pids"] == [proc.pid]
     finally:
         proc.kill()
         proc.wait()
