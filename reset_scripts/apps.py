@@ -157,12 +157,17 @@ def apps_open(
     launch(ctx, [*argv, str(p)], window if window is not None else p.name, timeout, "apps.open")
 
 
-def processes_on_display(name: str, display: str) -> list[psutil.Process]:
-    """Processes whose command line contains ``name`` and whose $DISPLAY is ``display``."""
+def processes_on_display(name: str, display: str, world: Any = None) -> list[psutil.Process]:
+    """Processes whose command line contains ``name`` and whose $DISPLAY is ``display``.
+
+    With a ``world``, only its own processes: never the host-side ``nsenter`` that started an app
+    in it (its command line names the app too). Killed first, that parent would orphan the app to
+    the host's init, which may reap it a second later (the app then lingers as a zombie)."""
     want = _display_tag(display)
     me = os.getpid()
     found = []
-    for proc in psutil.process_iter(["pid", "cmdline"]):
+    candidates = psutil.process_iter(["pid", "cmdline"]) if world is None else _world_procs(world)
+    for proc in candidates:
         try:
             cmdline = " ".join(proc.info["cmdline"] or [])
             if proc.pid == me or name not in cmdline:
@@ -175,11 +180,25 @@ def processes_on_display(name: str, display: str) -> list[psutil.Process]:
     return found
 
 
+def _world_procs(world: Any) -> list[psutil.Process]:
+    procs = []
+    for p in world.processes():
+        if p.pid == 1 or p.host_pid == world.pid:  # the world's init and deskact's placeholder
+            continue
+        try:
+            proc = psutil.Process(p.host_pid)
+            proc.info = {"pid": p.host_pid, "cmdline": proc.cmdline()}  # as process_iter fills it
+        except (psutil.NoSuchProcess, psutil.AccessDenied, psutil.ZombieProcess):
+            continue
+        procs.append(proc)
+    return procs
+
+
 @reset_step("apps.kill")
 def apps_kill(ctx: StepContext, name: str, timeout: float = 5) -> None:
     """Stop processes on the task's display whose command line contains ``name``
     (SIGTERM, then SIGKILL after ``timeout``); none running is fine."""
-    procs = processes_on_display(name, _need_display(ctx, "apps.kill"))
+    procs = processes_on_display(name, _need_display(ctx, "apps.kill"), ctx.world)
     for proc in procs:
         try:
             proc.send_signal(signal.SIGTERM)

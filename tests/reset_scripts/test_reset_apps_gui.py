@@ -186,3 +186,35 @@ def test_windows_state_and_geometry(gctx: StepContext) -> None:
     with pytest.raises(ValueError, match="must hold fractions of the screen"):
         from deskact.runtime.run.steps import lookup
         lookup("judge", "windows.geometry").validate({"contains": "x", "box": [0, 0, 2, 1]})
+
+
+def test_kill_in_a_world_signals_the_app_not_the_nsenter_that_started_it(xdisplay: str, tmp_path) -> None:
+    """The host-side nsenter names the app too; killed first, it would orphan the app to the host's
+    init (which may reap it a second later): apps.kill looks only at the world's own processes."""
+    from deskact.reset_scripts.apps import processes_on_display
+    from deskact.runtime.config import Config
+    from deskact.runtime.world.world import World, world_status
+
+    ok, why = world_status()
+    if not ok:
+        pytest.skip(f"this machine cannot make worlds: {why}")
+    for d in ("ws", "private", "files"):
+        (tmp_path / d).mkdir()
+    world = World(Config(), workspace=tmp_path / "ws", private_dir=tmp_path / "private", display=xdisplay)
+    os.chown(tmp_path / "private", world.uid, world.uid)
+    world.start()
+    try:
+        ctx = StepContext(workspace=tmp_path / "ws", files=tmp_path / "files", home=tmp_path / "ws",
+                          display=xdisplay, world=world)
+        marker = "deskact-world-kill-marker"
+        wrapper = world.spawn([sys.executable, "-c", "import time; time.sleep(600)", marker])
+        deadline = time.monotonic() + 10
+        while not (inside := [p for p in world.processes() if marker in p.cmdline]):
+            assert time.monotonic() < deadline, "the app did not start in its world"
+            time.sleep(0.01)
+        assert [p.pid for p in processes_on_display(marker, xdisplay, world)] == [inside[0].host_pid]
+        run_reset("apps.kill", {"name": marker}, ctx)
+        assert not [p for p in world.processes() if marker in p.cmdline]
+        assert wrapper.wait(5) is not None  # nsenter ends with its app
+    finally:
+        world.close()
