@@ -60,7 +60,11 @@ _ID_SLOTS = 30_000
 _slot_counter = itertools.count()
 
 WORLD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
+# The placeholder is the PID namespace's init (bwrap --as-pid-1): nothing in the world can signal
+# it (the kernel drops signals to an init from inside its namespace, and the ones it could catch
+# are ignored), so `pkill sleep` or `kill -9 -1` by the agent never takes the world down; it
+# reaps the orphans reparented to it (a reset's `server &` once it exits).
+PLACEHOLDER = ["/bin/bash", "-c", "trap '' TERM INT HUP QUIT USR1 USR2; echo ready; while :; do sleep 3600 & wait; done"]
 JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
 
@@ -240,7 +244,7 @@ class World:
                 args += ["--perms", "1777", "--dir", "/tmp/.X11-unix", "--ro-bind", str(socket), str(socket)]
         for host, inside in sorted(self.sockets.items()):
             args += ["--ro-bind", self._expose(host), str(inside)]
-        args += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--hostname", "deskact",
+        args += ["--unshare-pid", "--as-pid-1", "--unshare-ipc", "--unshare-uts", "--hostname", "deskact",
                  "--die-with-parent", "--unsetenv", "JPY_PARENT_PID", "--chdir", str(self.workspace)]
         if not self.config.sandbox.network:
             args.append("--unshare-net")
@@ -258,13 +262,16 @@ class World:
             )
         finally:
             log.close()
-        from .kernel_forkserver import placeholder_pid, wait_ready
+        from .kernel_forkserver import wait_ready
 
         assert self.proc.stdout is not None
         if not wait_ready(self.proc.stdout, timeout):
             tail = (self.dir / "bwrap.log").read_text(errors="replace")[-1500:].strip()
             raise SandboxError(f"the world did not start (bwrap exit {self.proc.poll()}): {tail}")
-        self.pid = placeholder_pid(self.proc.pid, self.uid)
+        inits = _children(self.proc.pid)
+        if not inits:
+            raise SandboxError(f"the world's placeholder is gone (bwrap exit {self.proc.poll()})")
+        self.pid = inits[0]
 
     def _cgroup_prefix(self) -> list[str]:
         if self.cgroup is None or not self.cgroup.procs_files:
