@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator, WithJsonSchema
+from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
 from ..runtime.run.steps import StepContext, StepFailed
 
@@ -30,9 +30,16 @@ def _parse_mode(value: Any) -> int:
     raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
 
 
+def _format_mode(value: int) -> str:
+    """Parsed params are saved (and parsed again when the step runs) as the octal string: an int
+    with setuid/setgid/sticky bits ("2775") could not pass ``_parse_mode``'s int check twice."""
+    return f"{value:04o}"
+
+
 FileMode = Annotated[
     int,
     BeforeValidator(_parse_mode),
+    PlainSerializer(_format_mode),
     # Editors see what people write in YAML, not the parsed int.
     WithJsonSchema({"anyOf": [{"type": "string", "pattern": "^(0o?)?[0-7]{3,4}$"},
                               {"type": "integer", "minimum": 0, "maximum": 511}]}),

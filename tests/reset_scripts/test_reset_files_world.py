@@ -90,3 +90,15 @@ def test_without_a_world_only_the_workspace_is_written(ctx: StepContext, tmp_pat
     assert Path("/etc/hostname").exists()
     run_reset("files.write", {"path": f"{ctx.workspace}/in/ws.txt", "content": "fine"}, ctx)
     assert (ctx.workspace / "in/ws.txt").read_text() == "fine"
+
+
+def test_a_mode_with_special_bits_survives_loading(ctx: StepContext) -> None:
+    """Params are checked when the task loads, then parsed again when the step runs (setgid dirs)."""
+    from deskact.runtime.run.steps import lookup
+
+    (ctx.workspace / "shared").mkdir()
+    params = lookup("reset", "files.chmod").validate({"path": "shared", "mode": "2775"})
+    assert params == {"path": "shared", "mode": "2775"}
+    run_reset("files.chmod", params, ctx)
+    assert (ctx.workspace / "shared").stat().st_mode & 0o7777 == 0o2775
+    assert lookup("reset", "files.write").validate({"path": "x", "mode": 0o640})["mode"] == "0640"
