@@ -218,3 +218,13 @@ def test_kill_in_a_world_signals_the_app_not_the_nsenter_that_started_it(xdispla
         assert wrapper.wait(5) is not None  # nsenter ends with its app
     finally:
         world.close()
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_fresh_libreoffice_profiles_name_the_installed_version_as_the_last_one_run() -> None:
+    """Without it every fresh profile (one per world) restarts soffice.bin on its first start."""
+    from deskact.reset_scripts.apps import _lo_registry
+
+    version = subprocess.run(["soffice", "--version"], capture_output=True, text=True, check=True).stdout.split()[1]
+    major_minor = ".".join(version.split(".")[:2])
+    assert f'oor:name="ooSetupLastVersion" oor:op="fuse"><value>{major_minor}</value>' in _lo_registry()
