@@ -63,8 +63,9 @@ WORLD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # The placeholder is the PID namespace's init (bwrap --as-pid-1): nothing in the world can signal
 # it (the kernel drops signals to an init from inside its namespace, and the ones it could catch
 # are ignored), so `pkill sleep` or `kill -9 -1` by the agent never takes the world down; it
-# reaps the orphans reparented to it (a reset's `server &` once it exits).
-PLACEHOLDER = ["/bin/bash", "-c", "trap '' TERM INT HUP QUIT USR1 USR2; echo ready; while :; do sleep 3600 & wait; done"]
+# reaps the orphans reparented to it (a reset's `server &` once it exits). It waits reading a pipe
+# the host never writes (closed at teardown): no child of its own shows in the world's `ps`.
+PLACEHOLDER = ["/bin/bash", "-c", "trap '' TERM INT HUP QUIT USR1 USR2; echo ready; while read -r _; do :; done"]
 JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
 
 
@@ -257,7 +258,7 @@ class World:
         log = open(self.dir / "bwrap.log", "wb")  # noqa: SIM115 - handed to the child
         try:
             self.proc = self._popen(
-                argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, pass_fds=(self._userns,),
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, pass_fds=(self._userns,),
                 env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"}, start_new_session=True,
             )
         finally:
@@ -314,8 +315,9 @@ class World:
             except subprocess.TimeoutExpired:
                 _sigkill(self.proc.pid)
                 self.proc.wait()
-            if self.proc.stdout is not None:
-                self.proc.stdout.close()
+            for pipe in (self.proc.stdin, self.proc.stdout):
+                if pipe is not None:
+                    pipe.close()
         if self.cgroup is not None:
             self.cgroup.remove()
 

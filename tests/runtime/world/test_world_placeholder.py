@@ -24,3 +24,8 @@ def test_killing_everything_leaves_the_world_standing(wctx: StepContext) -> None
 def test_orphans_are_reaped(wctx: StepContext) -> None:
     sh(wctx, "for i in 1 2 3; do (sh -c 'exit 3' &); done; (sleep 0.1 &); sleep 0.5")
     assert sh(wctx, "ps -eo stat= | grep -c Z || true") == "0\n"
+
+
+def test_only_the_placeholder_is_deskacts(wctx: StepContext) -> None:
+    """A judge looking for `sleep` (or anything) finds nothing of deskact's but the init."""
+    assert [(p.pid, p.name) for p in wctx.world.processes()] == [(1, "bash")]
