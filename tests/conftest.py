@@ -96,13 +96,14 @@ def wctx(tmp_path: "Path") -> _Iterator["StepContext"]:
     ok, why = world_status()
     if not ok:
         pytest.skip(f"this machine cannot make worlds: {why}")
+    base = tmp_path / "world"  # beside ``ctx``'s folders: a test may use both
     for d in ("ws", "private", "files", "gold"):
-        (tmp_path / d).mkdir()
-    world = World(Config(), workspace=tmp_path / "ws", private_dir=tmp_path / "private")
-    os.chown(tmp_path / "private", world.uid, world.uid)
+        (base / d).mkdir(parents=True)
+    world = World(Config(), workspace=base / "ws", private_dir=base / "private")
+    os.chown(base / "private", world.uid, world.uid)
     world.start()
     try:
-        yield StepContext(workspace=tmp_path / "ws", files=tmp_path / "files", home=tmp_path / "ws",
-                          gold=tmp_path / "gold", task_id="t", world=world)
+        yield StepContext(workspace=base / "ws", files=base / "files", home=base / "ws",
+                          gold=base / "gold", task_id="t", world=world)
     finally:
         world.close()

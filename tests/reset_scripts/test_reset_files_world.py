@@ -102,3 +102,9 @@ def test_a_mode_with_special_bits_survives_loading(ctx: StepContext) -> None:
     run_reset("files.chmod", params, ctx)
     assert (ctx.workspace / "shared").stat().st_mode & 0o7777 == 0o2775
     assert lookup("reset", "files.write").validate({"path": "x", "mode": 0o640})["mode"] == "0640"
+
+
+def test_world_require(ctx: StepContext, wctx: StepContext) -> None:
+    run_reset("world.require", {}, wctx)
+    with pytest.raises(StepFailed, match="task t changes the system, so it needs a world, and it has none"):
+        run_reset("world.require", {}, ctx)
