@@ -98,3 +98,10 @@ def test_visual_tasks_get_a_display() -> None:
 
 
 # Running every suite's tasks both ways is tests/task_suites/test_validate_suites.py.
+
+
+def test_os_admin_tasks_require_a_world() -> None:
+    """They change /etc, users, packages: without a world the agent's code would change the host."""
+    for task in _load(SUITES_DIR / "os_admin"):
+        first = task.reset[0].name if task.reset else None
+        assert first == "world.require", f"{task.source}: {task.id} must start its reset with world.require"
