@@ -607,17 +607,22 @@ class KernelSession:
             private_dir=self._private, env=env, display=self.display,
             sockets=self.sockets, uid=self.uid,
         )
-        log = open(log_path, "wb")  # noqa: SIM115 - handed to the child
-        try:
-            proc = _spawner.submit(
-                launch_kernel, plan.argv, stdout=subprocess.PIPE if fork else subprocess.DEVNULL,
-                stderr=log, env=plan.env, cwd=str(plan.cwd),
-            ).result()
-            return proc, self._fork_into(proc, plan, args, log, log_path) if fork else None
-        except OSError as exc:
-            raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
-        finally:
-            log.close()
+        for attempt in range(3):
+            log = open(log_path, "wb")  # noqa: SIM115 - handed to the child
+            try:
+                proc = _spawner.submit(
+                    launch_kernel, plan.argv, stdout=subprocess.PIPE if fork else subprocess.DEVNULL,
+                    stderr=log, env=plan.env, cwd=str(plan.cwd),
+                ).result()
+                return proc, self._fork_into(proc, plan, args, log, log_path) if fork else None
+            except OSError as exc:
+                raise KernelError(f"cannot launch the kernel ({plan.argv[0]}): {exc}") from exc
+            except KernelError as exc:
+                if attempt == 2 or sandbox.BWRAP_MOUNT_RACE not in str(exc):
+                    raise
+            finally:
+                log.close()
+        raise AssertionError("unreachable")
 
     def _start_in_world(
         self, args: list[str], env: dict[str, str], log_path: Path, fork: bool,

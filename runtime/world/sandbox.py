@@ -75,6 +75,12 @@ def _tool(name: str) -> str:
     return path
 
 
+BWRAP_MOUNT_RACE = "Unable to apply mount flags"
+"""bwrap's error when a mount under a path it binds recursively (``--ro-bind / /``) goes away while it
+starts (containers/bubblewrap#650): every world's teardown unmounts ~15, so a kernel-only sandbox or
+the probe on the same machine may hit it. Transient: starting again works."""
+
+
 @lru_cache(maxsize=1)
 def sandbox_status() -> tuple[bool, str]:
     """Can bwrap confine a process here? (ok, explanation) for ``deskact doctor``."""
@@ -86,10 +92,13 @@ def sandbox_status() -> tuple[bool, str]:
             return False, f"`{tool}` is missing (apt-get install util-linux)"
     probe = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
              "--unshare-pid", "--unshare-net", "--die-with-parent", *_drop_to(_probe_uid()), "true"]
-    try:
-        out = subprocess.run(probe, capture_output=True, text=True, timeout=10, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return False, f"bwrap probe failed to run: {exc}"
+    for _ in range(3):  # a failure from the mount race is no answer: auto would silently mean no sandbox
+        try:
+            out = subprocess.run(probe, capture_output=True, text=True, timeout=10, check=False)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            return False, f"bwrap probe failed to run: {exc}"
+        if BWRAP_MOUNT_RACE not in out.stderr:
+            break
     if out.returncode != 0:
         return False, f"bwrap probe failed (exit {out.returncode}): {out.stderr.strip()[:300]}"
     who = "as a non-root uid" if os.geteuid() == 0 else "as the current user"
