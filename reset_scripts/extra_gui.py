@@ -67,6 +67,14 @@ def _wait_ready(display: str, title: str, timeout: float) -> tuple[_x11.Window |
     return window, size
 
 
+def _host_pid(ctx: StepContext, pid: int | None) -> int | None:
+    """A window's _NET_WM_PID as a host pid. In a world it is a pid of the world's PID namespace:
+    killing that number on the host would hit an unrelated host process."""
+    if not pid or ctx.world is None:
+        return pid
+    return next((p.host_pid for p in ctx.world.processes() if p.pid == pid and p.name == "xterm"), None)
+
+
 @reset_step("apps.terminal")
 def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13, timeout: float = 30) -> None:
     """Open an xterm titled ``title`` with bash in the workspace (DejaVu Sans Mono,
@@ -88,9 +96,10 @@ def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13
             break  # never started: retrying will not help, report it
         if size is not None and min(size) >= _MIN_SIDE:
             return
-        if window.pid:
+        pid = _host_pid(ctx, window.pid)
+        if pid:
             try:
-                os.kill(window.pid, signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             deadline = time.monotonic() + 5

@@ -22,10 +22,13 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import threading
 import time
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, Self
 
@@ -127,6 +130,47 @@ def _wm_running(conn: Any) -> bool:
     from Xlib import X
 
     return bool(conn.get_selection_owner(conn.intern_atom("WM_S0")) != X.NONE)
+
+
+_OB_RC = Path("/etc/xdg/openbox/rc.xml")
+_OB_NS = "http://openbox.org/3.4/rc"
+_OB_RUNS_PROGRAMS = {"execute", "restart"}  # Restart may name a program to exec instead of openbox
+_OB_MENU = """<openbox_menu xmlns="http://openbox.org/3.4/menu">
+<menu id="root-menu" label="Desktop"><menu id="client-list-combined-menu"/></menu>
+</openbox_menu>
+"""
+
+
+@lru_cache(maxsize=1)
+def openbox_config() -> Path:
+    """The system's openbox rc.xml minus everything that starts a program; once per process.
+
+    The window manager runs on the host, outside every world, as the runtime's
+    user and with its environment. Its stock root menu (a right-click on the
+    desktop) has "Terminal emulator", and key bindings run programs: one click
+    would give an agent a host shell. So no Execute/Restart action anywhere,
+    and the only menu file is ours: a root menu that lists the open windows.
+    """
+    ET.register_namespace("", _OB_NS)
+    ET.register_namespace("xi", "http://www.w3.org/2001/XInclude")
+    try:
+        root = ET.parse(_OB_RC).getroot()
+    except (OSError, ET.ParseError):
+        root = ET.Element(f"{{{_OB_NS}}}openbox_config")
+    parents = {child: parent for parent in root.iter() for child in parent}
+    for action in list(root.iter(f"{{{_OB_NS}}}action")):
+        if action.get("name", "").lower() in _OB_RUNS_PROGRAMS:
+            parents[action].remove(action)
+    for menu in root.findall(f"{{{_OB_NS}}}menu"):
+        root.remove(menu)
+    folder = Path(tempfile.mkdtemp(prefix="deskact-openbox-"))
+    folder.chmod(0o755)
+    atexit.register(shutil.rmtree, folder, True)
+    (folder / "menu.xml").write_text(_OB_MENU)
+    menu = ET.SubElement(root, f"{{{_OB_NS}}}menu")
+    ET.SubElement(menu, f"{{{_OB_NS}}}file").text = str(folder / "menu.xml")
+    ET.ElementTree(root).write(folder / "rc.xml", encoding="utf-8", xml_declaration=True)
+    return folder / "rc.xml"
 
 
 class Display:
@@ -321,6 +365,7 @@ class Display:
         argv = [wm]
         if Path(wm).name == "openbox":
             argv.append("--sm-disable")  # no session manager here; avoids a startup warning and delay
+            argv += ["--config-file", str(openbox_config())]
         proc = _spawn(argv, self._child_env())
         self._procs["wm"] = proc
         conn = _x_connect(self.name)

@@ -132,10 +132,13 @@ def give_to(path: Path, uid: int | None) -> None:
     if uid is None:
         return
     os.chown(path, uid, uid)
-    for root, dirs, files in os.walk(path):
+    # By directory fd, never by path: the sandbox may swap a directory for a symlink to a host
+    # directory while we walk (os.walk would then chown host files). fwalk only descends into a
+    # directory that is still the one it listed, and each chown is relative to that fd.
+    for _root, dirs, files, dir_fd in os.fwalk(path, follow_symlinks=False):
         for name in itertools.chain(dirs, files):
             try:
-                os.lchown(os.path.join(root, name), uid, uid)
+                os.chown(name, uid, uid, dir_fd=dir_fd, follow_symlinks=False)
             except FileNotFoundError:  # removed while we walked
                 pass
 
