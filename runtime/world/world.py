@@ -38,7 +38,7 @@ from pathlib import Path, PurePosixPath
 
 from ..config import Config
 from ..errors import SandboxError
-from . import mounts
+from . import mounts, reaper
 from .cgroups import Limits, WorldCgroup
 from .paths import host_path, resolve_in_root
 from .sandbox import give_to
@@ -88,9 +88,13 @@ class WorldProcess:
 
 @lru_cache(maxsize=1)
 def _base() -> Path:
-    """Once per process: the root skeleton and the /etc mask layer (root-owned, read-only to worlds)."""
+    """Once per process: the root skeleton and the /etc mask layer (root-owned, read-only to worlds).
+
+    The first world of a process also removes what dead deskact processes left (``reaper``)."""
+    reaper.reap()
     base = Path(tempfile.mkdtemp(prefix="deskact-world-base-"))
     base.chmod(0o755)
+    reaper.mark(base)
     skeleton = base / "root"
     skeleton.mkdir()
     for name, mode in _EMPTY_DIRS.items():
@@ -157,6 +161,7 @@ class World:
         self._popen = popen
         self.dir = Path(tempfile.mkdtemp(prefix="deskact-world-"))
         self.dir.chmod(0o711)  # traversable by the world's bwrap (an unmapped owner's 0700 would stop it)
+        reaper.mark(self.dir, self.workspace)
         self.name = self.dir.name
         self.proc: subprocess.Popen[bytes] | None = None
         self.pid = 0
@@ -300,7 +305,9 @@ class World:
             mounts.unmount(target)
         if self._userns >= 0:
             os.close(self._userns)
-        if not keep:
+        if keep:
+            (self.dir / reaper.KEPT_FILE).touch()  # for you to look at, never for the reaper
+        else:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def _kill_all(self) -> None:
