@@ -83,7 +83,7 @@ def reap(tmp: Path | None = None) -> int:
                 mounts.unmount(workspace)
             for point in _mount_points_under(directory):
                 mounts.unmount(point)
-        except Exception:  # noqa: BLE001 - never delete files under a live mount
+        except Exception:  # noqa: BLE001, S112 - never delete files under a live mount
             continue  # a later process tries again
         _, parents = layout()
         for parent in parents:
