@@ -8,6 +8,7 @@ process: gold files and expected values never enter the agent's kernel.
 from __future__ import annotations
 
 import shutil
+from contextlib import nullcontext
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -128,7 +129,10 @@ class TaskEnv:
         if answer is None:
             answer = self.episode.record.answer if self.episode else ""
         ctx = self.context(answer)
-        verdicts = [run_judge(step.name, step.params, ctx) for step in self.task.judge]
+        # The world stands still while judges look at it: nothing the agent left running can
+        # swap a file between a judge's path check and its read.
+        with ctx.world.frozen() if ctx.world is not None else nullcontext():
+            verdicts = [run_judge(step.name, step.params, ctx) for step in self.task.judge]
         self.times.judge = time.monotonic() - start
         return verdicts
 

@@ -63,19 +63,52 @@ def describe() -> str:
     return f"cgroup {kind} ({', '.join(str(p) for p in parents)}): memory, pids and CPU per world"
 
 
+FREEZER = CGROUP_ROOT / "freezer"
+
+
 class WorldCgroup:
-    """One world's groups. ``procs_files`` are what a process writes its pid to in order to join."""
+    """One world's groups. ``procs_files`` are what a process writes its pid to in order to join.
+
+    On cgroup v1 the world also gets a freezer group: host judges run while it is frozen, so no
+    process the agent left running can swap a file between a judge's path check and its read.
+    Commands started while it is frozen (a judge's ``shell.output``) stay out of the freezer group.
+    """
 
     def __init__(self, name: str, limits: Limits) -> None:
         self.kind, parents = layout()
         self.dirs = [parent / name for parent in parents]
         for d in self.dirs:
             d.mkdir(exist_ok=True)
+        self.freezer: Path | None = None
+        if self.kind == "v1" and (FREEZER / "cgroup.procs").exists():
+            self.freezer = FREEZER / _PARENT / name
+            self.freezer.mkdir(parents=True, exist_ok=True)
+        self.frozen = False
         self._apply(limits)
 
     @property
     def procs_files(self) -> list[str]:
-        return [str(d / "cgroup.procs") for d in self.dirs]
+        """What a new process of the world joins (not the freezer while the world is frozen)."""
+        groups = self.dirs if self.frozen or self.freezer is None else [*self.dirs, self.freezer]
+        return [str(d / "cgroup.procs") for d in groups]
+
+    def freeze(self, timeout: float = 5.0) -> bool:
+        """Stop every process of the world (True once they all are; False without a freezer)."""
+        if self.freezer is None:
+            return False
+        (self.freezer / "freezer.state").write_text("FROZEN")
+        self.frozen = True
+        deadline = time.monotonic() + timeout
+        while (self.freezer / "freezer.state").read_text().strip() != "FROZEN":
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.001)
+        return True
+
+    def thaw(self) -> None:
+        if self.freezer is not None and self.frozen:
+            (self.freezer / "freezer.state").write_text("THAWED")
+        self.frozen = False
 
     def _apply(self, limits: Limits) -> None:
         mem = limits.memory_mb * 1024 * 1024
@@ -115,8 +148,9 @@ class WorldCgroup:
             time.sleep(0.002)
 
     def remove(self) -> None:
+        self.thaw()  # a frozen task cannot die
         self.kill_all()
-        for d in self.dirs:
+        for d in [*self.dirs, *([self.freezer] if self.freezer else [])]:
             for _ in range(100):  # rmdir fails while the last exiting task is still counted
                 try:
                     d.rmdir()

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from . import mounts
-from .cgroups import layout
+from .cgroups import FREEZER, layout
 
 OWNER_FILE = "owner.json"
 KEPT_FILE = "kept"
@@ -86,7 +86,10 @@ def reap(tmp: Path | None = None) -> int:
         except Exception:  # noqa: BLE001, S112 - never delete files under a live mount
             continue  # a later process tries again
         _, parents = layout()
-        for parent in parents:
+        freezer = FREEZER / "deskact" / directory.name
+        if (freezer / "freezer.state").exists():
+            (freezer / "freezer.state").write_text("THAWED")  # a frozen task cannot die
+        for parent in [*parents, FREEZER / "deskact"]:
             group = parent / directory.name
             if group.is_dir():
                 for pid in (group / "cgroup.procs").read_text().split():

@@ -31,7 +31,8 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -49,8 +50,12 @@ BASE_DIRS = ("usr", "etc", "var", "opt")
 _TOP_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
 _EMPTY_DIRS = {"tmp": 0o1777, "root": 0o700, "home": 0o755, "run": 0o755, "srv": 0o755, "mnt": 0o755,
                "media": 0o755, "proc": 0o555, "sys": 0o555, "dev": 0o755, "boot": 0o755}
-# Files of the host's /etc that never enter a world (whiteouts in a mask layer above it).
-_ETC_SECRETS_GLOBS = ("ssh/ssh_host_*_key", "ssh/ssh_host_*_key.pub", "ssl/private", "sudoers.d")
+# Host files that never enter a world, by base dir (whiteouts in a mask layer above it).
+_SECRET_GLOBS = {
+    "etc": ("ssh/ssh_host_*_key", "ssh/ssh_host_*_key.pub", "ssl/private", "sudoers.d",
+            "apt/auth.conf", "apt/auth.conf.d"),
+    "var": ("backups/*shadow*", "backups/*passwd*", "backups/*group*", "lib/sudo", "mail", "spool/mail"),
+}
 _SANITIZED = ("shadow", "gshadow", "shadow-", "gshadow-")
 
 ID_COUNT = 65536
@@ -106,7 +111,7 @@ def _base() -> Path:
             (skeleton / name).symlink_to(os.readlink(host))
     for name in BASE_DIRS:
         (skeleton / name).mkdir(exist_ok=True)
-    mask = base / "etc-mask"
+    mask = base / "mask-etc"
     mask.mkdir()
     for name in _SANITIZED:
         source = Path("/etc") / name
@@ -118,11 +123,15 @@ def _base() -> Path:
             st = source.stat()
             os.chown(mask / name, st.st_uid, st.st_gid)
             (mask / name).chmod(st.st_mode & 0o7777)
-    for pattern in _ETC_SECRETS_GLOBS:
-        for secret in Path("/etc").glob(pattern):
-            whiteout = mask / secret.relative_to("/etc")
-            whiteout.parent.mkdir(parents=True, exist_ok=True)
-            os.mknod(whiteout, 0o600 | 0o020000, os.makedev(0, 0))  # a 0/0 char device hides the lower file
+    for top, patterns in _SECRET_GLOBS.items():
+        layer = base / f"mask-{top}"
+        layer.mkdir(exist_ok=True)
+        for pattern in patterns:
+            for secret in Path("/", top).glob(pattern):
+                whiteout = layer / secret.relative_to(Path("/", top))
+                whiteout.parent.mkdir(parents=True, exist_ok=True)
+                if not whiteout.exists():  # a 0/0 char device hides the lower file
+                    os.mknod(whiteout, 0o600 | 0o020000, os.makedev(0, 0))
     return base
 
 
@@ -196,8 +205,9 @@ class World:
         os.chown(disk, self.uid, self.uid)
         for name in ("root", *BASE_DIRS):
             lowers = [self._idmapped(str(base / "root") if name == "root" else f"/{name}", f"low-{name}")]
-            if name == "etc":
-                lowers.insert(0, self._idmapped(str(base / "etc-mask"), "low-etc-mask"))
+            mask = base / f"mask-{name}"
+            if mask.is_dir() and any(mask.iterdir()):
+                lowers.insert(0, self._idmapped(str(mask), f"low-mask-{name}"))
             upper, work, merged = disk / "upper" / name, disk / "work" / name, self.dir / "merged" / name
             for d in (upper, work, merged):
                 d.mkdir(parents=True)
@@ -288,6 +298,18 @@ class World:
     def alive(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    @contextmanager
+    def frozen(self) -> Iterator[bool]:
+        """Every process of the world stopped for the block (yields whether it could be)."""
+        cgroup = self.cgroup
+        if cgroup is None or self._closed:
+            yield False
+            return
+        try:
+            yield cgroup.freeze()
+        finally:
+            cgroup.thaw()
+
     def close(self) -> None:
         """Kill everything in the world, then drop its layers (kept with ``world.keep``)."""
         if self._closed:
@@ -311,6 +333,8 @@ class World:
             shutil.rmtree(self.dir, ignore_errors=True)
 
     def _kill_all(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.thaw()  # a frozen task cannot die
         if self.proc is not None:
             # The PID namespace's init: the kernel then kills every process in it at once, a fork
             # bomb included. bwrap reaps it and exits (killed first, it would leave init a zombie

@@ -1,0 +1,68 @@
+"""Judges look at a world that stands still: no process the agent left running can race them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from deskact.runtime.config import Config
+from deskact.runtime.run.steps import StepContext
+from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.world import world_status
+
+OK, WHY = world_status()
+pytestmark = pytest.mark.skipif(not OK, reason=f"no worlds here: {WHY}")
+
+
+@pytest.fixture()
+def session() -> Iterator[KernelSession]:
+    with KernelSession(Config(), sandbox="bwrap") as s:
+        if s.world is None or s.world.cgroup is None or s.world.cgroup.freezer is None:
+            pytest.skip("no freezer cgroup here")
+        yield s
+
+
+def test_a_frozen_world_stands_still_but_judge_commands_run(session: KernelSession) -> None:
+    world = session.world
+    assert world is not None
+    session.execute("import subprocess; subprocess.Popen(['bash', '-c', 'i=0; while :; do i=$((i+1)); "
+                    "echo $i > tick; sleep 0.001; done'])", timeout=10)
+    tick = session.workspace / "tick"
+    deadline = time.monotonic() + 10
+    while not tick.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    with world.frozen() as frozen:
+        assert frozen
+        first = tick.read_text()
+        time.sleep(0.2)
+        assert tick.read_text() == first
+        assert world.run(["cat", "tick"], timeout=10).stdout == first  # a judge's command is not frozen
+    time.sleep(0.2)
+    assert tick.read_text() != first  # thawed
+    r = session.execute("print(1 + 1)", timeout=10)
+    assert r.stdout == "2\n"
+
+
+def test_a_swapping_symlink_never_leads_a_frozen_judge_to_the_host(session: KernelSession, tmp_path: Path) -> None:
+    world = session.world
+    assert world is not None
+    secret = tmp_path / "secret"
+    secret.mkdir(mode=0o755)
+    tmp_path.chmod(0o755)
+    (secret / "f").write_text("HOST-SECRET")
+    # The agent's loop: `d` is a directory holding f ("world"), then a symlink to the host's dir, again
+    # and again. Unfrozen, a judge that saw the directory would open d/f through the symlink.
+    session.execute(
+        "import subprocess; subprocess.Popen(['bash', '-c', 'mkdir A && echo world > A/f; "
+        f"ln -s {secret} L; while :; do mv -T A d; mv -T d A; mv -T L d; mv -T d L; done'])", timeout=10)
+    ctx = StepContext(workspace=session.workspace, files=tmp_path / "none", home=session.workspace, world=world)
+    seen = set()
+    for _ in range(300):
+        with world.frozen():
+            try:
+                seen.add(ctx.path("d/f").read_text().strip())
+            except OSError:
+                seen.add("missing")
+    assert "HOST-SECRET" not in seen, seen
