@@ -73,14 +73,14 @@ def libreoffice_profile(tag: str) -> Path:
 
 
 def world_libreoffice_profile(world: Any) -> Path:
-    """The profile of LibreOffice in a world: in the world's own /tmp, owned by its root."""
+    """The profile of LibreOffice in a world: in the world's own /tmp, owned by the agent who runs it."""
     profile = Path("/tmp/deskact-lo")
     user = world.host_path(str(profile / "user"))
     if not (user / "registrymodifications.xcu").exists():
         user.mkdir(parents=True, exist_ok=True)
         (user / "registrymodifications.xcu").write_text(_lo_registry())
         for made in (user.parent, user, user / "registrymodifications.xcu"):
-            world.chown_to_root(made)
+            world.chown_to_agent(made)
     return profile
 
 
@@ -114,7 +114,8 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
         if ctx.world is not None:
-            proc = ctx.world.spawn(argv, env=dict(GUI_APP_ENV), stdout=subprocess.DEVNULL, stderr=err)
+            proc = ctx.world.spawn(argv, env=dict(GUI_APP_ENV), user=ctx.world.agent_id,
+                                   stdout=subprocess.DEVNULL, stderr=err)
         else:
             env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
             env["DISPLAY"] = display

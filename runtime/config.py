@@ -79,6 +79,9 @@ class WorldConfig(Section):
     """Size of the world's writable layer and workspace together (a size-limited tmpfs, charged to its memory cgroup)."""
     keep: bool = False
     """Keep each world's writable layer after the task (``--keep-worlds``), for debugging."""
+    user: Literal["root", "user"] = "root"
+    """Who the agent is in its world: ``root``, or ``user``: ``agent`` (uid 1000) with passwordless sudo.
+    The apps a task opens run as the agent too; reset steps and judges' commands run as root."""
 
     @field_validator("enabled", mode="before")
     @classmethod

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(
   xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip x11vnc
-  bubblewrap
+  bubblewrap sudo
   libreoffice-calc libreoffice-writer libreoffice-impress
   chromium chromium-driver
   fonts-dejavu-core

@@ -53,7 +53,7 @@ from ..execution import ExecError, ExecResult, Image
 from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
 from .kernel_boot import CAPTURE_VAR, EXIT_NAME
-from .world import WORLD_PATH, World, allocate_ids, world_wanted
+from .world import WORLD_PATH, World, agent_id, allocate_ids, world_wanted
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
 _POLL_MS = 100
@@ -342,8 +342,9 @@ class KernelSession:
         # (``sandbox`` shadows the module here; the helpers below reach it.)
         self.mode: sandbox_module.Mode = sandbox_mode_for(self.config, sandbox)
         self._in_world = world_wanted(self.config, self.mode)
-        self.uid = allocate_ids() if self._in_world else _allocate(self.mode)
-        """The kernel's host uid (in a world: the host uid of the world's root)."""
+        self._world_base = allocate_ids() if self._in_world else None
+        self.uid = self._world_base + agent_id(self.config) if self._world_base is not None else _allocate(self.mode)
+        """The kernel's host uid (in a world: the host uid of the world's root, or of its agent user)."""
         self.world: World | None = None
         """The task's world (``world.enabled``): made with the first kernel, kept across restarts."""
         self._owns_workspace = workspace is None
@@ -535,7 +536,7 @@ class KernelSession:
             sockets = {Path(p).resolve(): sandbox.socket_inside(name, self._private)
                        for name, p in self.sockets.items()}
             self.world = World(self.config, workspace=self.workspace, private_dir=self._private,
-                               display=self.display, sockets=sockets, base_uid=self.uid,
+                               display=self.display, sockets=sockets, base_uid=self._world_base,
                                popen=lambda *a, **k: _spawner.submit(subprocess.Popen, *a, **k).result())
             self.world.start(self.config.kernel.startup_timeout)
         with _live_lock:
@@ -643,11 +644,12 @@ class KernelSession:
                         world.pid, world.uid, args, env_file, self.workspace, limits,
                         (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
                         userns=True, cgroups=world.cgroup.procs_files if world.cgroup else (),
+                        inner_uid=world.agent_id,
                     )
                 assert world.proc is not None
                 return world.proc, kernel_forkserver.KernelProcess(pid)
             prlimit = [shutil.which("prlimit") or "prlimit", *(f"--{k}={v}" for k, v in limits.items()), "--"]
-            argv = world.enter([*prlimit, sys.executable, "-m", KERNEL_MODULE, *args])
+            argv = world.enter([*prlimit, sys.executable, "-m", KERNEL_MODULE, *args], user=world.agent_id)
             try:
                 proc = _spawner.submit(launch_kernel, argv, stdout=subprocess.DEVNULL, stderr=log,
                                        env=full_env, cwd="/").result()

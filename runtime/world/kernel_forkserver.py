@@ -210,13 +210,18 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
     for name, value in request["rlimits"].items():
         resource.setrlimit(getattr(resource, f"RLIMIT_{name.upper()}"), (value, value))
     # In a world the kernel is its root: uid 0 of the world's user namespace (an unprivileged host uid).
-    uid = 0 if request.get("userns") else int(request["uid"])
+    # With world.user = user: the agent's account, whose sudo needs setuid to work (no no_new_privs;
+    # setuid there reaches the world's root, no further).
+    uid = int(request.get("inner_uid", 0)) if request.get("userns") else int(request["uid"])
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)  # from root to a non-root uid: every capability is dropped
     # Changing uid made the process undumpable (its /proc files root-only); an exec would
     # have reset that, as it does for exec'd kernels. Same behaviour either way.
-    for option, what in ((_PR_SET_NO_NEW_PRIVS, "PR_SET_NO_NEW_PRIVS"), (_PR_SET_DUMPABLE, "PR_SET_DUMPABLE")):
+    options = [(_PR_SET_DUMPABLE, "PR_SET_DUMPABLE")]
+    if not (request.get("userns") and uid != 0):
+        options.append((_PR_SET_NO_NEW_PRIVS, "PR_SET_NO_NEW_PRIVS"))
+    for option, what in options:
         if _libc().prctl(option, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), f"prctl({what})")
     os.chdir(request["cwd"])
@@ -267,7 +272,7 @@ class ForkServer:
 
     def spawn(self, ns_pid: int, uid: int, argv: list[str], env_file: Path, cwd: Path,
               rlimits: dict[str, int], stdio: tuple[int, int, int], imports: Sequence[str] = (),
-              userns: bool = False, cgroups: Sequence[str] = ()) -> int:
+              userns: bool = False, cgroups: Sequence[str] = (), inner_uid: int = 0) -> int:
         """Fork a kernel into the sandbox whose placeholder is ``ns_pid``; its pid (host view).
 
         ``env_file``: the kernel's environment as JSON, at a path the sandbox shows (root-only;
@@ -276,7 +281,8 @@ class ForkServer:
         its root); ``cgroups``: its cgroup.procs files, joined before the namespaces.
         """
         request = {"ns_pid": ns_pid, "uid": uid, "argv": argv, "env_file": str(env_file), "cwd": str(cwd),
-                   "rlimits": rlimits, "imports": list(imports), "userns": userns, "cgroups": list(cgroups)}
+                   "rlimits": rlimits, "imports": list(imports), "userns": userns, "cgroups": list(cgroups),
+                   "inner_uid": inner_uid}
         with self._lock:
             try:
                 socket.send_fds(self._sock, [json.dumps(request).encode()], list(stdio))

@@ -48,7 +48,8 @@ from .sandbox import give_to
 # symlinks (/bin -> usr/bin on merged-/usr systems) are copied as symlinks.
 BASE_DIRS = ("usr", "etc", "var", "opt")
 _TOP_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-_EMPTY_DIRS = {"tmp": 0o1777, "root": 0o700, "home": 0o755, "run": 0o755, "srv": 0o755, "mnt": 0o755,
+# /root is traversable (not listable): an interpreter under it (pyenv) must run for a non-root agent.
+_EMPTY_DIRS = {"tmp": 0o1777, "root": 0o711, "home": 0o755, "run": 0o755, "srv": 0o755, "mnt": 0o755,
                "media": 0o755, "proc": 0o555, "sys": 0o555, "dev": 0o755, "boot": 0o755}
 # Host files that never enter a world, by base dir (whiteouts in a mask layer above it).
 _SECRET_GLOBS = {
@@ -58,6 +59,8 @@ _SECRET_GLOBS = {
 }
 _SANITIZED = ("shadow", "gshadow", "shadow-", "gshadow-")
 
+AGENT_NAME = "agent"
+"""The agent's account in a world with ``world.user = user`` (passwordless sudo)."""
 ID_COUNT = 65536
 """Ids 0..65535 inside a world map to a private host range (useradd works)."""
 _ID_BASE = 100_000_000
@@ -72,6 +75,24 @@ WORLD_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 # the host never writes (closed at teardown): no child of its own shows in the world's `ps`.
 PLACEHOLDER = ["/bin/bash", "-c", "trap '' TERM INT HUP QUIT USR1 USR2; echo ready; while read -r _; do :; done"]
 JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"'
+
+
+def agent_id(config: Config) -> int:
+    """The agent's uid inside its world: 0 (root) or its account's (see ``agent_account_id``)."""
+    return agent_account_id() if config.world.user == "user" else 0
+
+
+@lru_cache(maxsize=1)
+def agent_account_id() -> int:
+    """The first uid from 1000 up that the world's passwd and group (the host's) leave free."""
+    taken = set()
+    for name in ("passwd", "group"):
+        try:
+            taken |= {int(line.split(":")[2]) for line in Path("/etc", name).read_text().splitlines()
+                      if line.count(":") >= 3 and line.split(":")[2].isdigit()}
+        except OSError:
+            pass
+    return next(i for i in range(1000, ID_COUNT) if i not in taken)
 
 
 def allocate_ids() -> int:
@@ -180,6 +201,8 @@ class World:
         self._mounted: list[str] = []
         self._workspace_mounted = False
         self._closed = False
+        self.agent_id = agent_id(config)
+        """The agent's uid in the world (its kernel and apps); reset and judge commands run as 0."""
         self.keep = config.world.keep
         """Keep the layers at close (``--keep-worlds``); a pool's unused spare is not kept."""
 
@@ -220,10 +243,47 @@ class World:
         inner.mkdir()
         for item in self.workspace.iterdir():  # what was there already (normally nothing)
             shutil.move(str(item), inner / item.name)
-        os.chown(inner, self.uid, self.uid)
+        os.chown(inner, self.uid + self.agent_id, self.uid + self.agent_id)
         subprocess.run(["mount", "--bind", str(inner), str(self.workspace)], check=True, capture_output=True)
         self._workspace_mounted = True
+        self._make_bind_parents(self.dir / "merged" / "root")
+        if self.agent_id:
+            self._add_agent(self.dir / "merged")
         self.cgroup = WorldCgroup(self.name, Limits(wc.memory_mb, wc.max_processes, wc.cpus))
+
+    def _make_bind_parents(self, root: Path) -> None:
+        """The parents of what bwrap binds in, made traversable (bwrap would make them 0700: a
+        non-root agent could not reach its own interpreter or workspace)."""
+        for target in [*_kernel_side_paths(), self.private_dir, self.workspace]:
+            for parent in reversed(target.parents[:-1]):  # outermost first, / excluded
+                if parent.parts[1] in BASE_DIRS:
+                    break  # inside a base overlay: the host's own directories
+                made = root / parent.relative_to("/")
+                if not made.is_dir():
+                    made.mkdir(mode=0o755)
+                    os.chown(made, self.uid, self.uid)
+
+    def _add_agent(self, merged: Path) -> None:
+        """The agent's account: a line in passwd, group and shadow, sudo without a password, a home."""
+        etc, n, i = merged / "etc", AGENT_NAME, self.agent_id
+        for name, line in (("passwd", f"{n}:x:{i}:{i}:deskact agent:/home/{n}:/bin/bash"),
+                           ("group", f"{n}:x:{i}:"), ("shadow", f"{n}:*:19000:0:99999:7:::")):
+            path = etc / name
+            if path.exists():  # appending copies the file up; it keeps its owner (the world's root)
+                text = path.read_text()
+                path.write_text(text + ("" if text.endswith("\n") or not text else "\n") + line + "\n")
+        hosts = etc / "hosts"  # sudo looks its host name up ("deskact", bwrap --hostname)
+        if hosts.exists() and "deskact" not in hosts.read_text():
+            hosts.write_text(hosts.read_text().rstrip("\n") + "\n127.0.1.1\tdeskact\n")
+        sudoers = etc / "sudoers.d"
+        sudoers.mkdir(exist_ok=True)
+        rule = sudoers / "deskact-agent"
+        rule.write_text(f"{n} ALL=(ALL:ALL) NOPASSWD: ALL\n")
+        rule.chmod(0o440)
+        home = merged / "root" / "home" / n
+        home.mkdir(parents=True, exist_ok=True)
+        for path, owner in ((sudoers, self.uid), (rule, self.uid), (home, self.uid + i)):
+            os.chown(path, owner, owner)  # never an unmapped owner: sudo refuses those rules
 
     def _idmapped(self, source: str, name: str) -> str:
         target = self.dir / name
@@ -288,6 +348,12 @@ class World:
         if not inits:
             raise SandboxError(f"the world's placeholder is gone (bwrap exit {self.proc.poll()})")
         self.pid = inits[0]
+        if self.agent_id:
+            # bwrap binds everything nosuid; the agent's sudo needs setuid on /usr (it reaches the
+            # world's root, no further: setuid follows the user namespace's mapping).
+            done = self.run(["mount", "-o", "remount,bind,nodev,suid", "/usr"], timeout=timeout)
+            if done.returncode != 0:
+                raise SandboxError(f"world.user = user: cannot allow setuid on /usr: {done.stderr.strip()}")
 
     def _cgroup_prefix(self) -> list[str]:
         if self.cgroup is None or not self.cgroup.procs_files:
@@ -354,43 +420,46 @@ class World:
 
     # -- acting in the world (host code: reset steps, judges) --------------------------
 
-    def enter(self, argv: list[str], cwd: str | Path | None = None) -> list[str]:
-        """``argv`` run in the world as its root, in its cgroup (a new process in its PID namespace)."""
+    def enter(self, argv: list[str], cwd: str | Path | None = None, user: int = 0) -> list[str]:
+        """``argv`` run in the world as ``user`` (its root by default), in its cgroup (a new process in
+        its PID namespace)."""
         if not self.pid:
             raise SandboxError("the world is not started")
         if cwd is not None:  # nsenter would open a --wd dir on the host's side of the mount namespace
             argv = ["/bin/sh", "-c", 'cd "$0" && exec "$@"', str(cwd), *argv]
         return [*self._cgroup_prefix(), "nsenter", "-t", str(self.pid), "-U", "-m", "-p", "-n", "-i", "-u",
-                "-S", "0", "-G", "0", "-r", "-w", "--", *argv]
+                "-S", str(user), "-G", str(user), "-r", "-w", "--", *argv]
 
-    def env(self, extra: dict[str, str] | None = None) -> dict[str, str]:
+    def env(self, extra: dict[str, str] | None = None, user: int = 0) -> dict[str, str]:
         """The environment of processes started in the world: the allowlist, never the runner's secrets."""
+        name = "root" if user == 0 else AGENT_NAME if user == self.agent_id else str(user)
         allow = set(self.config.sandbox.env_allow) - {"DISPLAY", "PATH"}  # the host's PATH names host dirs
         env = {k: os.environ[k] for k in allow if k in os.environ}
         env["PATH"] = WORLD_PATH
         env.setdefault("LANG", "C.UTF-8")
-        env.update({"HOME": str(self.workspace), "WORKSPACE": str(self.workspace), "USER": "root",
-                    "LOGNAME": "root"})
+        env.update({"HOME": str(self.workspace), "WORKSPACE": str(self.workspace), "USER": name,
+                    "LOGNAME": name})
         if self.display:
             env["DISPLAY"] = self.display
         env.update(extra or {})
         return env
 
     def spawn(self, argv: list[str], *, env: dict[str, str] | None = None, cwd: str | Path | None = None,
-              **popen: object) -> subprocess.Popen[bytes]:
-        """Start ``argv`` in the world (detached in its own session); ``env`` on top of ``self.env()``."""
+              user: int = 0, **popen: object) -> subprocess.Popen[bytes]:
+        """Start ``argv`` in the world as ``user`` (detached in its own session); ``env`` on top of
+        ``self.env()``. Apps for the agent pass ``user=world.agent_id``."""
         popen.setdefault("stdin", subprocess.DEVNULL)
         popen.setdefault("start_new_session", True)
         # Files the host's reset steps wrote are root's on the host, nobody's in the world: an app
         # could not save them. They become the world root's, as before the kernel's first step.
-        give_to(self.workspace, self.uid)
-        return subprocess.Popen(self.enter(argv, cwd), env=self.env(env), **popen)  # type: ignore[call-overload]
+        give_to(self.workspace, self.uid + self.agent_id)
+        return subprocess.Popen(self.enter(argv, cwd, user), env=self.env(env, user), **popen)  # type: ignore[call-overload]
 
     def run(self, argv: list[str], *, timeout: float = 60, env: dict[str, str] | None = None,
-            cwd: str | Path | None = None) -> subprocess.CompletedProcess[str]:
+            cwd: str | Path | None = None, user: int = 0) -> subprocess.CompletedProcess[str]:
         """Run ``argv`` in the world and wait; a timeout kills it and raises ``subprocess.TimeoutExpired``."""
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            proc = self.spawn(argv, env=env, cwd=cwd, stdout=out, stderr=err)
+            proc = self.spawn(argv, env=env, cwd=cwd, user=user, stdout=out, stderr=err)
             try:
                 proc.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
@@ -424,6 +493,10 @@ class World:
     def chown_to_root(self, path: Path) -> None:
         """Make a file the host wrote into the world belong to the world's root (not to an unmapped uid)."""
         os.lchown(path, self.uid, self.uid)
+
+    def chown_to_agent(self, path: Path) -> None:
+        """Make a file the host wrote into the world belong to the agent (root, or its ``agent`` account)."""
+        os.lchown(path, self.uid + self.agent_id, self.uid + self.agent_id)
 
     def processes(self) -> list[WorldProcess]:
         """Every process in the world (deskact's placeholder and init included)."""
