@@ -76,6 +76,8 @@ class Worker:
                 if self._display is not None:
                     self._stack.callback(self._display.stop)
                 self._display_started = True
+            elif self._display is not None:
+                self._display.heal()  # the last task's apps may have made openbox exit
             return self._display
 
     # -- kernels --------------------------------------------------------------

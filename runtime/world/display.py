@@ -255,6 +255,14 @@ class Display:
 
             forget(self.name)  # cached screenshot connections; the number will be reused
 
+    def heal(self) -> None:
+        """Start the window manager again if it is gone: an app in a world can ask openbox to exit
+        (a client message any X client may send), which would leave later tasks without one."""
+        wm = self._procs.get("wm")
+        if self.mode == "virtual" and self.running and wm is not None and wm.poll() is not None:
+            self._procs.pop("wm")
+            self._start_wm()
+
     def __enter__(self) -> Self:
         return self.start()
 

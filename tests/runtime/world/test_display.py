@@ -226,3 +226,19 @@ def test_encode_png_is_lossless() -> None:
         assert back.tobytes() == img.tobytes()
     rgba = Image.new("RGBA", (4, 4), (10, 20, 30, 40))
     assert Image.open(io.BytesIO(encode_png(rgba))).getpixel((0, 0)) == (10, 20, 30)
+
+
+def test_a_worker_restarts_a_window_manager_an_app_made_exit(requires_xvfb: None) -> None:
+    """Any X client (an app in a world) may ask openbox to exit; the next task gets one again."""
+    from deskact.runtime.run.worker import Worker
+
+    cfg = Config()
+    cfg.display.width, cfg.display.height = 800, 600
+    with Worker(cfg) as worker:
+        display = worker.display()
+        old = display.pids["wm"]
+        subprocess.run(["openbox", "--exit"], env={**os.environ, "DISPLAY": display.name}, check=True, timeout=10)
+        assert _wait_dead([old]) == []
+        assert worker.display() is display
+        assert display.pids["wm"] != old and _alive(display.pids["wm"])
+        assert _wm_owner(display.name) != 0
