@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import tempfile
+from contextlib import nullcontext
 from typing import IO, Literal
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
@@ -32,7 +33,9 @@ def run_shell(
         in_ = "world" if ctx.world is not None else "host"
     if in_ == "world" and ctx.world is None:
         raise StepFailed(f"`in: world` but task {ctx.task_id or '?'} has no world (deskact doctor says why)")
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    # A judge's command looks at the world live (judges otherwise run with it frozen).
+    live = ctx.world.thawed() if in_ == "world" else nullcontext()
+    with live, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         if in_ == "world":
             # The world's own environment (an allowlist): the runner's secrets never reach it.
             proc = ctx.world.spawn(["bash", "-c", cmd], env={"WORKSPACE": str(ctx.workspace)},

@@ -376,6 +376,21 @@ class World:
         finally:
             cgroup.thaw()
 
+    @contextmanager
+    def thawed(self) -> Iterator[None]:
+        """Running again for the block, if frozen: a judge's own command may look at live behaviour
+        (a server that answers, a heartbeat that moves). No host read of the world's files happens
+        meanwhile; it is frozen again after."""
+        cgroup = self.cgroup
+        if cgroup is None or not cgroup.frozen:
+            yield
+            return
+        cgroup.thaw()
+        try:
+            yield
+        finally:
+            cgroup.freeze()
+
     def close(self) -> None:
         """Kill everything in the world, then drop its layers (kept with ``world.keep``)."""
         if self._closed:

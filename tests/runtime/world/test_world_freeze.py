@@ -66,3 +66,23 @@ def test_a_swapping_symlink_never_leads_a_frozen_judge_to_the_host(session: Kern
             except OSError:
                 seen.add("missing")
     assert "HOST-SECRET" not in seen, seen
+
+
+def test_a_judges_own_command_sees_the_world_live(session: KernelSession) -> None:
+    """shell.output looks at live behaviour (a heartbeat that moves), then the world is frozen again."""
+    from deskact.reset_scripts.shell import run_shell
+
+    world = session.world
+    assert world is not None and world.cgroup is not None
+    session.execute("import subprocess; subprocess.Popen(['bash', '-c', 'i=0; while :; do i=$((i+1)); "
+                    "echo $i > beat; sleep 0.01; done'])", timeout=10)
+    ctx = StepContext(workspace=session.workspace, files=session.workspace / "none", home=session.workspace,
+                      world=world)
+    with world.frozen():
+        out = run_shell(ctx, "a=$(cat beat); sleep 0.3; b=$(cat beat); [ \"$a\" != \"$b\" ] && echo live", 10)
+        assert out.stdout == "live\n"
+        assert world.cgroup.frozen
+        first = (session.workspace / "beat").read_text()
+        time.sleep(0.1)
+        assert (session.workspace / "beat").read_text() == first
+
