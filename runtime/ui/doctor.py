@@ -186,7 +186,8 @@ def _idmap_probe() -> tuple[bool, str]:
     """Idmap-bind each host dir a world's root is built on (and the temp dir of its skeleton), then undo it."""
     from ..errors import SandboxError
     from ..world import mounts
-    from ..world.world import BASE_DIRS, ID_COUNT, allocate_ids
+    from ..world.base import BASE_DIRS
+    from ..world.world import ID_COUNT, allocate_ids
 
     sources = [f"/{name}" for name in BASE_DIRS if Path(f"/{name}").is_dir()] + [tempfile.gettempdir()]
     try:

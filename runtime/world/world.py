@@ -10,7 +10,8 @@ cleanup. Inside it:
   (the disk quota) that teardown discards. Nothing else of the host is there:
   no /root, /home, checkout, suites, gold files or out dir; only the Python
   that runs kernels and deskact's kernel-side code, read-only.
-- the agent is root, mapped to an unprivileged host uid range of its own;
+- the agent is root (or, with ``world.user = user``, an account whose sudo reaches
+  that root), mapped to an unprivileged host uid range of its own;
 - the kernel (forked by the fork server or exec'd through nsenter), every app
   a reset step starts, and all they start, share one PID namespace and one
   cgroup (memory, pids, CPU): killing the namespace's init ends them all;
@@ -19,7 +20,9 @@ cleanup. Inside it:
 
 Host code (reset steps, judges) reaches the world through this object:
 ``spawn``/``run`` a command inside, ``host_path`` for a file at a world path
-(symlinks resolved inside the world), ``processes`` it runs.
+(symlinks resolved inside the world), ``processes`` it runs, ``frozen`` while
+judges look at it. What every world is built on is ``base``; what a dead
+process left behind, ``reaper`` removes.
 """
 
 from __future__ import annotations
@@ -29,7 +32,6 @@ import os
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -40,24 +42,10 @@ from pathlib import Path, PurePosixPath
 from ..config import Config
 from ..errors import SandboxError
 from . import mounts, reaper
+from .base import BASE_DIRS, agent_account_id, build_base, kernel_side_paths
 from .cgroups import Limits, WorldCgroup
 from .paths import host_path, resolve_in_root
 from .sandbox import give_to
-
-# Host directories the world's root is built on (copy-on-write). Top-level
-# symlinks (/bin -> usr/bin on merged-/usr systems) are copied as symlinks.
-BASE_DIRS = ("usr", "etc", "var", "opt")
-_TOP_LINKS = ("bin", "sbin", "lib", "lib32", "lib64", "libx32")
-# /root is traversable (not listable): an interpreter under it (pyenv) must run for a non-root agent.
-_EMPTY_DIRS = {"tmp": 0o1777, "root": 0o711, "home": 0o755, "run": 0o755, "srv": 0o755, "mnt": 0o755,
-               "media": 0o755, "proc": 0o555, "sys": 0o555, "dev": 0o755, "boot": 0o755}
-# Host files that never enter a world, by base dir (whiteouts in a mask layer above it).
-_SECRET_GLOBS = {
-    "etc": ("ssh/ssh_host_*_key", "ssh/ssh_host_*_key.pub", "ssl/private", "sudoers.d",
-            "apt/auth.conf", "apt/auth.conf.d"),
-    "var": ("backups/*shadow*", "backups/*passwd*", "backups/*group*", "lib/sudo", "mail", "spool/mail"),
-}
-_SANITIZED = ("shadow", "gshadow", "shadow-", "gshadow-")
 
 AGENT_NAME = "agent"
 """The agent's account in a world with ``world.user = user`` (passwordless sudo)."""
@@ -82,19 +70,6 @@ def agent_id(config: Config) -> int:
     return agent_account_id() if config.world.user == "user" else 0
 
 
-@lru_cache(maxsize=1)
-def agent_account_id() -> int:
-    """The first uid from 1000 up that the world's passwd and group (the host's) leave free."""
-    taken = set()
-    for name in ("passwd", "group"):
-        try:
-            taken |= {int(line.split(":")[2]) for line in Path("/etc", name).read_text().splitlines()
-                      if line.count(":") >= 3 and line.split(":")[2].isdigit()}
-        except OSError:
-            pass
-    return next(i for i in range(1000, ID_COUNT) if i not in taken)
-
-
 def allocate_ids() -> int:
     """The host uid of a new world's root (its range: this plus ID_COUNT)."""
     slot = (os.getpid() * 7919 + next(_slot_counter)) % _ID_SLOTS
@@ -110,59 +85,6 @@ class WorldProcess:
     """As the world sees it (0 = the world's root)."""
     name: str
     cmdline: str
-
-
-@lru_cache(maxsize=1)
-def _base() -> Path:
-    """Once per process: the root skeleton and the /etc mask layer (root-owned, read-only to worlds).
-
-    The first world of a process also removes what dead deskact processes left (``reaper``)."""
-    reaper.reap()
-    base = Path(tempfile.mkdtemp(prefix="deskact-world-base-"))
-    base.chmod(0o755)
-    reaper.mark(base)
-    skeleton = base / "root"
-    skeleton.mkdir()
-    for name, mode in _EMPTY_DIRS.items():
-        (skeleton / name).mkdir()
-        (skeleton / name).chmod(mode)
-    for name in _TOP_LINKS:
-        host = Path("/") / name
-        if host.is_symlink():
-            (skeleton / name).symlink_to(os.readlink(host))
-    for name in BASE_DIRS:
-        (skeleton / name).mkdir(exist_ok=True)
-    mask = base / "mask-etc"
-    mask.mkdir()
-    for name in _SANITIZED:
-        source = Path("/etc") / name
-        if source.exists():
-            # Every account keeps its line, no account keeps its password hash.
-            lines = [f"{line.split(':', 1)[0]}:*:{line.split(':', 2)[2]}" if line.count(":") >= 2 else line
-                     for line in source.read_text().splitlines()]
-            (mask / name).write_text("\n".join(lines) + "\n")
-            st = source.stat()
-            os.chown(mask / name, st.st_uid, st.st_gid)
-            (mask / name).chmod(st.st_mode & 0o7777)
-    for top, patterns in _SECRET_GLOBS.items():
-        layer = base / f"mask-{top}"
-        layer.mkdir(exist_ok=True)
-        for pattern in patterns:
-            for secret in Path("/", top).glob(pattern):
-                whiteout = layer / secret.relative_to(Path("/", top))
-                whiteout.parent.mkdir(parents=True, exist_ok=True)
-                if not whiteout.exists():  # a 0/0 char device hides the lower file
-                    os.mknod(whiteout, 0o600 | 0o020000, os.makedev(0, 0))
-    return base
-
-
-def _kernel_side_paths() -> list[Path]:
-    """What kernels need from the host, shown read-only: the interpreter and deskact's kernel-side code."""
-    package = Path(__file__).resolve().parent.parent.parent
-    paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
-             package / "__init__.py", package / "runtime", package / "toolkits"}
-    # A venv inside the checkout is fine; the checkout itself (.git, suites, judges) is not shown.
-    return sorted(p for p in paths if p.exists())
 
 
 class World:
@@ -218,7 +140,7 @@ class World:
         return self
 
     def _build_layers(self) -> None:
-        base = _base()
+        base = build_base()
         wc = self.config.world
         self._userns = mounts.user_namespace(self.uid, ID_COUNT)
         disk = self.dir / "disk"
@@ -254,7 +176,7 @@ class World:
     def _make_bind_parents(self, root: Path) -> None:
         """The parents of what bwrap binds in, made traversable (bwrap would make them 0700: a
         non-root agent could not reach its own interpreter or workspace)."""
-        for target in [*_kernel_side_paths(), self.private_dir, self.workspace]:
+        for target in [*kernel_side_paths(), self.private_dir, self.workspace]:
             for parent in reversed(target.parents[:-1]):  # outermost first, / excluded
                 if parent.parts[1] in BASE_DIRS:
                     break  # inside a base overlay: the host's own directories
@@ -310,7 +232,7 @@ class World:
             args += ["--bind", str(merged / name), f"/{name}"]
         args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/sys", "/sys",
                  "--perms", "1777", "--tmpfs", "/dev/shm"]
-        for path in _kernel_side_paths():
+        for path in kernel_side_paths():
             args += ["--ro-bind", self._expose(path), str(path)]
         args += ["--bind", self._expose(self.private_dir), str(self.private_dir),
                  "--bind", self._expose(self.workspace), str(self.workspace)]

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from deskact.runtime.run.task_env import TaskEnv
 from deskact.runtime.run.worker import Worker
+from deskact.runtime.world import base as world_base
 from deskact.runtime.world import sandbox
-from deskact.runtime.world import world as world_module
 from deskact.runtime.world.kernel import KernelSession
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -293,8 +293,8 @@ def test_etc_secrets_are_masked(secret: None) -> None:
     made_sudoers = not sudoers.exists()
     if made_sudoers:
         sudoers.mkdir(mode=0o750)  # empty: sudo reads nothing new from it
-    world_module._base.cache_clear()
-    planted = world_module._base()
+    world_base.build_base.cache_clear()
+    planted = world_base.build_base()
     try:
         with KernelSession(world_config()) as s:
             listing = bang(s, "ls -A /etc/ssh").split()
@@ -304,7 +304,7 @@ def test_etc_secrets_are_masked(secret: None) -> None:
         key.unlink()
         if made_sudoers:
             sudoers.rmdir()
-        world_module._base.cache_clear()
+        world_base.build_base.cache_clear()
         shutil.rmtree(planted, ignore_errors=True)
     assert "ssh_config" in listing and key.name not in listing, listing  # the rest of /etc/ssh is there
     assert out.count("No such file") == 3 and SECRET_VALUE not in out, out

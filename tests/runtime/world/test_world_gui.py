@@ -25,8 +25,8 @@ from deskact.reset_scripts import _x11
 from deskact.reset_scripts.extra_gui import _host_pid
 from deskact.runtime.run.task_env import TaskEnv
 from deskact.runtime.run.worker import Worker
+from deskact.runtime.world.base import BASE_DIRS, EMPTY_DIRS, TOP_LINKS
 from deskact.runtime.world.display import openbox_config
-from deskact.runtime.world.world import _EMPTY_DIRS, _TOP_LINKS, BASE_DIRS
 
 sys.path.insert(0, str(Path(__file__).parent))
 from world_probes import (
@@ -137,7 +137,7 @@ def test_terminal_shows_nothing_of_the_host(worker: tuple[Worker, str]) -> None:
         assert SECRET_NAME not in out["env"] and SECRET_VALUE not in out["env"]
 
         check_shadow(out["shadow"] + "\n")
-        allowed_root = set(_EMPTY_DIRS) | set(_TOP_LINKS) | set(BASE_DIRS) | exposed_children("/")
+        allowed_root = set(EMPTY_DIRS) | set(TOP_LINKS) | set(BASE_DIRS) | exposed_children("/")
         assert set(out["root"].split()) <= allowed_root, set(out["root"].split()) - allowed_root
         assert set(out["roothome"].split()) <= exposed_children("/root"), out["roothome"]
         assert {"task_suites", ".git", "judges"}.isdisjoint(out["checkout"].split()), out["checkout"]

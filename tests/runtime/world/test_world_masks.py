@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.world import world as world_module
+from deskact.runtime.world import base as world_base
 from deskact.runtime.world.world import World, world_status
 
 OK, WHY = world_status()
@@ -25,8 +25,8 @@ def test_var_backups_and_apt_credentials_are_hidden(tmp_path: Path) -> None:
         path.write_text(text)
         path.chmod(0o600)
         made.append(path)
-    world_module._base.cache_clear()
-    planted = world_module._base()
+    world_base.build_base.cache_clear()
+    planted = world_base.build_base()
     ws, private = tmp_path / "ws", tmp_path / "private"
     ws.mkdir()
     private.mkdir()
@@ -39,7 +39,7 @@ def test_var_backups_and_apt_credentials_are_hidden(tmp_path: Path) -> None:
         world.close()
         for path in made:
             path.unlink()
-        world_module._base.cache_clear()
+        world_base.build_base.cache_clear()
         shutil.rmtree(planted, ignore_errors=True)
     assert "deskact-test" not in out and out.count("No such file") == 2, out
     assert "sources.list" in out or "apt.conf.d" in out  # the rest of /etc/apt is there

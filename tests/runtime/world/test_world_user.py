@@ -8,8 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 from deskact.runtime.config import Config
+from deskact.runtime.world.base import agent_account_id
 from deskact.runtime.world.kernel import KernelSession
-from deskact.runtime.world.world import agent_account_id, world_status
+from deskact.runtime.world.world import world_status
 
 OK, WHY = world_status()
 AGENT_ID = agent_account_id()

@@ -21,7 +21,8 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.run.tasks import Step, Task
 from deskact.runtime.world import kernel
-from deskact.runtime.world.world import ID_COUNT, _kernel_side_paths, world_status
+from deskact.runtime.world.base import kernel_side_paths
+from deskact.runtime.world.world import ID_COUNT, world_status
 
 CHECKOUT = Path(deskact.__file__).resolve().parent
 """The checkout (the package root): its suites, .git and judges must never show in a world."""
@@ -163,7 +164,7 @@ def exposed_children(world_dir: str) -> set[str]:
     code is bound there (e.g. /root/.pyenv for a pyenv Python, /work/main/runtime)."""
     base = PurePosixPath(world_dir)
     names = set()
-    for path in _kernel_side_paths():
+    for path in kernel_side_paths():
         p = PurePosixPath(path)
         if base in p.parents:
             names.add(p.relative_to(base).parts[0])
