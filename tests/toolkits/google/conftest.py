@@ -7,13 +7,19 @@ start of every test.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from deskact.runtime.config import Config
+from deskact.runtime.world.kernel import KernelSession
+from deskact.toolkits.base import ServiceContext, ServiceHandle
+from deskact.toolkits.google import toolkit
 from deskact.toolkits.google.client import build_service
 from deskact.toolkits.google.emulator import Emulator, RunningServer, start_server
+from deskact.toolkits.google.service import google_service
 
 USER = "me@deskact.test"
 
@@ -47,3 +53,34 @@ def _emulator_server() -> Iterator[RunningServer]:
 def emu(_emulator_server: RunningServer) -> EmulatorFixture:
     _emulator_server.emulator.reset()
     return EmulatorFixture(_emulator_server)
+
+
+def _bwrap_works() -> bool:
+    if shutil.which("bwrap") is None:
+        return False
+    from deskact.runtime.world import sandbox
+
+    try:
+        return sandbox.resolve_mode(Config().sandbox, "bwrap") == "bwrap"
+    except Exception:  # noqa: BLE001 - any failure means: no sandbox here
+        return False
+
+
+@pytest.fixture(scope="module")
+def handle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceHandle]:
+    """The worker's Google service (emulator with its data and admin endpoints), one per test module."""
+    ctx = ServiceContext(worker_id=0, state_dir=tmp_path_factory.mktemp("google"), config=Config())
+    with google_service(ctx) as h:
+        yield h
+
+
+@pytest.fixture(scope="module")
+def kernel(handle: ServiceHandle) -> Iterator[KernelSession]:
+    """A sandboxed kernel with the google toolkit preloaded, talking to ``handle``'s data endpoint."""
+    if not _bwrap_works():
+        pytest.skip("bubblewrap cannot create namespaces here; the sandboxed kernel needs it")
+    with KernelSession(Config(), preload=[("google", toolkit.preload_code())], env=handle.env,
+                       sockets=handle.sockets, sandbox="bwrap") as session:
+        session.start()
+        yield session
+

@@ -12,19 +12,15 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import shutil
 import socket
 import stat
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.run.steps import StepContext, run_judge, run_reset
 from deskact.runtime.world.kernel import KernelSession
 from deskact.toolkits.base import ServiceContext, ServiceHandle
-from deskact.toolkits.google import toolkit
 from deskact.toolkits.google.client import build_service
 from deskact.toolkits.google.emulator import Emulator, start_server
 from deskact.toolkits.google.emulator.cli import serve
@@ -166,34 +162,6 @@ def test_worker_service_keeps_the_admin_socket_on_the_host(tmp_path: Path) -> No
 
 
 # ---- from a real sandboxed kernel -------------------------------------------------------------
-
-def _bwrap_works() -> bool:
-    if shutil.which("bwrap") is None:
-        return False
-    from deskact.runtime.world import sandbox
-
-    try:
-        return sandbox.resolve_mode(Config().sandbox, "bwrap") == "bwrap"
-    except Exception:  # noqa: BLE001 - any failure means: no sandbox here
-        return False
-
-
-@pytest.fixture(scope="module")
-def handle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceHandle]:
-    ctx = ServiceContext(worker_id=0, state_dir=tmp_path_factory.mktemp("google-admin"), config=Config())
-    with google_service(ctx) as h:
-        yield h
-
-
-@pytest.fixture(scope="module")
-def kernel(handle: ServiceHandle) -> Iterator[KernelSession]:
-    if not _bwrap_works():
-        pytest.skip("bubblewrap cannot create namespaces here; the sandboxed kernel needs it")
-    with KernelSession(Config(), preload=[("google", toolkit.preload_code())], env=handle.env,
-                       sockets=handle.sockets, sandbox="bwrap") as session:
-        session.start()
-        yield session
-
 
 def _run(kernel: KernelSession, code: str) -> str:
     result = kernel.execute(code, timeout=60)

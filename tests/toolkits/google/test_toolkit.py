@@ -5,10 +5,8 @@ backend keeps refresh tokens on the host."""
 from __future__ import annotations
 
 import json
-import shutil
 import socket
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -20,34 +18,6 @@ from deskact.runtime.world.kernel import KernelSession
 from deskact.toolkits.base import ServiceContext, ServiceHandle, load_toolkit
 from deskact.toolkits.google import api, toolkit
 from deskact.toolkits.google.service import google_service
-
-
-def _bwrap_works() -> bool:
-    if shutil.which("bwrap") is None:
-        return False
-    from deskact.runtime.world import sandbox
-
-    try:
-        return sandbox.resolve_mode(Config().sandbox, "bwrap") == "bwrap"
-    except Exception:  # noqa: BLE001 - any failure means: no sandbox here
-        return False
-
-
-@pytest.fixture(scope="module")
-def handle(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServiceHandle]:
-    ctx = ServiceContext(worker_id=0, state_dir=tmp_path_factory.mktemp("google"), config=Config())
-    with google_service(ctx) as h:
-        yield h
-
-
-@pytest.fixture(scope="module")
-def kernel(handle: ServiceHandle) -> Iterator[KernelSession]:
-    if not _bwrap_works():
-        pytest.skip("bubblewrap cannot create namespaces here; the network isolation needs it")
-    with KernelSession(Config(), preload=[("google", toolkit.preload_code())], env=handle.env,
-                       sockets=handle.sockets, sandbox="bwrap") as session:
-        session.start()
-        yield session
 
 
 @pytest.fixture
