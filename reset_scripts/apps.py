@@ -72,15 +72,35 @@ def libreoffice_profile(tag: str) -> Path:
     return profile
 
 
+@lru_cache(maxsize=1)
+def _profile_template() -> Path:
+    """A LibreOffice profile initialised once per process on the host (``--terminate_after_init``,
+    ~0.1 s): a fresh one registers its bundled extensions at the first start, 0.17 s more on every
+    task's first LibreOffice window in a world. Made from nothing a task touched."""
+    template = Path(tempfile.mkdtemp(prefix="deskact-lo-template-"))
+    (template / "user").mkdir()
+    (template / "user" / "registrymodifications.xcu").write_text(_lo_registry())
+    soffice = shutil.which("soffice") or shutil.which("libreoffice")
+    if soffice is not None:
+        try:
+            subprocess.run([soffice, "--headless", "--norestore", "--terminate_after_init",
+                            f"-env:UserInstallation=file://{template}"], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60, check=False)
+        except subprocess.TimeoutExpired:
+            pass  # a fresh profile then, as before
+    return template
+
+
 def world_libreoffice_profile(world: Any) -> Path:
     """The profile of LibreOffice in a world: in the world's own /tmp, owned by the agent who runs it."""
     profile = Path("/tmp/deskact-lo")
-    user = world.host_path(str(profile / "user"))
-    if not (user / "registrymodifications.xcu").exists():
-        user.mkdir(parents=True, exist_ok=True)
-        (user / "registrymodifications.xcu").write_text(_lo_registry())
-        for made in (user.parent, user, user / "registrymodifications.xcu"):
-            world.chown_to_agent(made)
+    target = world.host_path(str(profile))
+    if not (target / "user" / "registrymodifications.xcu").exists():
+        shutil.copytree(_profile_template(), target, symlinks=True, dirs_exist_ok=True)
+        world.chown_to_agent(target)
+        for root, dirs, files in os.walk(target):
+            for name in dirs + files:
+                world.chown_to_agent(Path(root, name))
     return profile
 
 
