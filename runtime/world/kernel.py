@@ -537,7 +537,8 @@ class KernelSession:
                        for name, p in self.sockets.items()}
             self.world = World(self.config, workspace=self.workspace, private_dir=self._private,
                                display=self.display, sockets=sockets, base_uid=self._world_base,
-                               popen=lambda *a, **k: _spawner.submit(subprocess.Popen, *a, **k).result())
+                               popen=lambda *a, **k: _spawner.submit(subprocess.Popen, *a, **k).result(),
+                               import_paths=[Path(p) for p in self.env.get("PYTHONPATH", "").split(os.pathsep) if p])
             self.world.start(self.config.kernel.startup_timeout)
         with _live_lock:
             _live.add(self)

@@ -100,8 +100,11 @@ class World:
         sockets: dict[Path, Path] | None = None,
         base_uid: int | None = None,
         popen: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen,
+        import_paths: list[Path] | None = None,
     ) -> None:
         self.config = config
+        self.import_paths = [Path(p).resolve() for p in import_paths or [] if Path(p).is_dir()]
+        """Where the kernel imports a user's toolkit from (its PYTHONPATH): shown read-only."""
         self.workspace = Path(workspace)
         self.private_dir = Path(private_dir)
         self.display = display
@@ -173,10 +176,16 @@ class World:
             self._add_agent(self.dir / "merged")
         self.cgroup = WorldCgroup(self.name, Limits(wc.memory_mb, wc.max_processes, wc.cpus))
 
+    def _shown(self) -> list[Path]:
+        """Host paths shown read-only: what kernels run on, plus the kernel's own import paths
+        (those inside the base dirs are there already)."""
+        extra = [p for p in self.import_paths if len(p.parts) < 2 or p.parts[1] not in BASE_DIRS]
+        return sorted(set(kernel_side_paths()) | set(extra))
+
     def _make_bind_parents(self, root: Path) -> None:
         """The parents of what bwrap binds in, made traversable (bwrap would make them 0700: a
         non-root agent could not reach its own interpreter or workspace)."""
-        for target in [*kernel_side_paths(), self.private_dir, self.workspace]:
+        for target in [*self._shown(), self.private_dir, self.workspace]:
             for parent in reversed(target.parents[:-1]):  # outermost first, / excluded
                 if parent.parts[1] in BASE_DIRS:
                     break  # inside a base overlay: the host's own directories
@@ -232,7 +241,7 @@ class World:
             args += ["--bind", str(merged / name), f"/{name}"]
         args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/sys", "/sys",
                  "--perms", "1777", "--tmpfs", "/dev/shm"]
-        for path in kernel_side_paths():
+        for path in self._shown():
             args += ["--ro-bind", self._expose(path), str(path)]
         args += ["--bind", self._expose(self.private_dir), str(self.private_dir),
                  "--bind", self._expose(self.workspace), str(self.workspace)]
