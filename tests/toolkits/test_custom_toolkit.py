@@ -99,7 +99,6 @@ def test_preload_runs_in_a_plain_python(notes_tk: Path, tmp_path: Path) -> None:
 @pytest.mark.parametrize(("sandbox", "where"), [("none", "/var/tmp"), ("bwrap", "/var/tmp"), ("bwrap", "/tmp")])
 def test_preload_runs_in_a_kernel(notes_tk: Path, tmp_path: Path, sandbox: str, where: str) -> None:
     from deskact.runtime.world.kernel import KernelSession
-
     from deskact.runtime.world.world import world_status
 
     if where == "/tmp" and not world_status()[0]:
