@@ -7,6 +7,9 @@ start lazily, the first time a task needs them, and stop with the worker.
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import sys
 import tempfile
 import threading
 from contextlib import ExitStack
@@ -92,6 +95,10 @@ class Worker:
                 env.update(handle.env)
                 sockets.update(handle.sockets)
         env.update(gui_env(self.config, display))
+        roots = import_roots(toolkits)
+        if roots:  # a user's toolkit imported from outside the venv (an editable install, a folder)
+            given = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+            env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys([*roots, *given]))
         return {
             "preload": [(tk.name, tk.preload_code()) for tk in toolkits],
             "fork_imports": [name for tk in toolkits for name in tk.fork_imports],
@@ -127,6 +134,26 @@ class Worker:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def import_roots(toolkits: list[Toolkit]) -> list[str]:
+    """The folders the host imports these toolkits' modules from, where the kernel would not find
+    them by itself (not in the venv, not deskact's own): put on its PYTHONPATH, shown in its world."""
+    visible = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(__file__).resolve().parents[2]]
+    roots = []
+    for tk in toolkits:
+        top = tk.module.split(".")[0]
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            continue
+        if spec is None or spec.origin in (None, "built-in", "frozen"):
+            continue
+        where = Path(spec.origin).resolve().parent
+        root = where.parent if spec.submodule_search_locations else where
+        if not any(root == v or v in root.parents for v in visible):
+            roots.append(str(root))
+    return list(dict.fromkeys(roots))
 
 
 def gui_env(config: Config, display: Any) -> dict[str, str]:

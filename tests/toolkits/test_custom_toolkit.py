@@ -138,3 +138,23 @@ def test_load_errors_name_the_problem(notes_tk: Path, tmp_path: Path) -> None:
     broken = Toolkit(name="broken", module="notes_tk", exports=["to_kelvin"])
     with pytest.raises(ToolkitError, match="notes_tk has no export 'to_kelvin'"):
         broken.documentation()
+
+
+def test_a_toolkit_imported_from_a_folder_of_its_own_works_in_a_task_kernel(notes_tk: Path, tmp_path: Path) -> None:
+    """As after `pip install -e` of a user's toolkit: the host imports it from its folder (here under
+    pytest's /tmp dir), and a worker's kernel gets that folder on its PYTHONPATH, shown in its world."""
+    from deskact.runtime.run.worker import Worker, import_roots
+
+    tk = load_toolkit("notes_tk:toolkit")
+    assert import_roots([tk]) == [str(notes_tk.resolve())]
+    cfg = Config()
+    cfg.display.mode = "none"
+    cfg.toolkits.enabled = []
+    with Worker(cfg) as worker:
+        session = worker.pool([tk], None).acquire()
+        try:
+            result = session.execute("print(to_celsius(212))", timeout=30)
+            assert result.status == "ok", result.error
+            assert result.stdout == "100.0\n"
+        finally:
+            session.shutdown()
