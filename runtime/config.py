@@ -194,7 +194,7 @@ class GoogleConfig(Section):
 
 
 class RunnerConfig(Section):
-    workers: int = 1
+    workers: int = Field(1, ge=1)
     out: str = "runs/{timestamp}"
     """Output folder; {timestamp} is replaced."""
     keep_workspace: bool = False

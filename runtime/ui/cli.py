@@ -55,6 +55,12 @@ def fail(exc: DeskactError) -> None:
     raise typer.Exit(2)
 
 
+def check_workers(workers: int | None) -> None:
+    """``--workers 0`` is a mistake, not a request for one worker."""
+    if workers is not None and workers < 1:
+        fail(DeskactError(f"--workers {workers}: must be at least 1 (the number of tasks run at once)"))
+
+
 def run() -> None:
     """Entry point that turns DeskactError into a clean message and exit code 2."""
     try:
@@ -82,6 +88,7 @@ def run_cmd(
     from ..run.runner import Run, RunOptions, default_out_dir
     from .views import print_summary, progress_bar
 
+    check_workers(workers)
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
@@ -137,6 +144,7 @@ def validate_cmd(
 
     from ..run.validate import validate
 
+    check_workers(workers)
     out = Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     try:
         cfg = config_from(config, runner__workers=workers, world__keep=keep_worlds or None)
