@@ -277,11 +277,15 @@ def _suite_dir_of(file: Path) -> Path:
 def load_tasks(paths: Iterable[str | Path]) -> LoadResult:
     """Load suite folders (recursively: a folder of suites works too) and/or YAML files.
 
+    A bare name that is no existing path is a built-in suite (``os`` = task_suites/os).
+
     Checks that task ids are unique across everything loaded.
     """
+    from .suites import resolve_suite_path  # suites.py imports this module
+
     result = LoadResult()
     for path in paths:
-        path = Path(path)
+        path = resolve_suite_path(path)
         if path.is_file():
             part = load_file(path)
         elif path.is_dir():

@@ -72,7 +72,7 @@ def run() -> None:
 
 @app.command("run")
 def run_cmd(
-    paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
+    paths: list[Path] = typer.Argument(..., help="Suite folders, task YAML files, or built-in suite names (os, office; see deskact suites)."),
     model: str | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, explore, scripted/FILE, human."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
@@ -132,7 +132,7 @@ def _write_report(out_dir: Path) -> None:
 
 @app.command("validate")
 def validate_cmd(
-    paths: list[Path] = typer.Argument(..., help="Suite folders or task YAML files."),
+    paths: list[Path] = typer.Argument(..., help="Suite folders, task YAML files, or built-in suite names (os, office; see deskact suites)."),
     workers: int | None = typer.Option(None, "--workers", "-w"),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
     no_explore: bool = typer.Option(False, "--no-explore", help="Skip the explore pass (only looking around must fail)."),
@@ -195,6 +195,15 @@ def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here i
         out.write_text(text)
     else:
         print(text, end="")
+
+
+@app.command("suites")
+def suites_cmd() -> None:
+    """List the built-in suites (run or validate one by name from anywhere: deskact run os)."""
+    from ..run.suites import suite_infos
+    from .suites_view import print_suites
+
+    print_suites(Console(), suite_infos())
 
 
 @app.command("doctor")
