@@ -7,6 +7,7 @@ their cleanups still run, finished results stay in results.jsonl, and a later
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import queue
 import signal
@@ -22,7 +23,7 @@ from ..agent.confirm import confirmation_enabled, console_confirm
 from ..agent.models import make_model
 from ..agent.models.base import Model
 from ..config import Config
-from ..errors import DeskactError
+from ..errors import DeskactError, TaskError
 from ..world import kernel
 from .results import ResultsWriter, TaskResult, latest_by_task, read_results
 from .task_env import TaskEnv
@@ -116,11 +117,36 @@ def invalid_result(bad: InvalidTask, model: str) -> TaskResult:
                       status="invalid", model=model, error=str(bad), source=f"{bad.file}:{bad.line}")
 
 
+def _globs(pattern: str | None) -> list[str]:
+    return [p.strip() for p in (pattern or "").split(",") if p.strip()]
+
+
+def matches(task_id: str, pattern: str | None) -> bool:
+    """True when ``pattern`` (comma-separated globs; none = all) selects ``task_id``."""
+    globs = _globs(pattern)
+    return not globs or any(fnmatch.fnmatch(task_id, p) for p in globs)
+
+
 def select(tasks: list[Task], pattern: str | None) -> list[Task]:
-    if not pattern:
-        return tasks
-    pats = [p.strip() for p in pattern.split(",") if p.strip()]
-    return [t for t in tasks if any(fnmatch.fnmatch(t.id, p) for p in pats)]
+    return [t for t in tasks if matches(t.id, pattern)]
+
+
+def check_pattern(pattern: str | None, ids: list[str], paths: list[str]) -> None:
+    """A ``--tasks`` glob that selects nothing is a typo, not a request to run nothing."""
+    for glob in _globs(pattern):
+        if any(fnmatch.fnmatch(i, glob) for i in ids):
+            continue
+        where = ", ".join(paths)
+        if not ids:
+            raise TaskError(f"--tasks {glob!r}: {where} holds no tasks")
+        close = difflib.get_close_matches(glob, ids, n=3, cutoff=0.5)
+        if close:
+            hint = "did you mean " + " or ".join(close) + "?"
+        else:
+            some = sorted(ids)[:5]
+            more = f" and {len(ids) - len(some)} more" if len(ids) > len(some) else ""
+            hint = f"task ids there: {', '.join(some)}{more}"
+        raise TaskError(f"--tasks {glob!r}: no task id in {where} matches it; {hint}")
 
 
 class Run:
@@ -134,19 +160,39 @@ class Run:
         self.on_start = on_start or (lambda n: None)
         self.stop = threading.Event()
         self.active: dict[int, TaskEnv] = {}
+        self.prepared = False
+        self.tasks: list[Task] = []
+        self.invalid: list[InvalidTask] = []
+        self.done: dict[str, TaskResult] = {}
 
-    def execute(self) -> list[TaskResult]:
+    def prepare(self) -> None:
+        """Everything a user can get wrong, checked before any task runs (and any progress shows).
+
+        Loads the tasks (broken ones become ``self.invalid``), checks ``--tasks``, the
+        output folder and the model. ``execute`` calls it when the caller did not.
+        """
+        if self.prepared:
+            return
         opts = self.options
         kernel.warm_up(self.config)  # overlaps with loading the tasks
         loaded = load_tasks(opts.paths)
-        tasks = select(loaded.tasks, opts.tasks_glob)
+        check_pattern(opts.tasks_glob, [t.id for t in loaded.tasks] + [b.task_id for b in loaded.invalid if b.task_id],
+                      opts.paths)
+        self.tasks = select(loaded.tasks, opts.tasks_glob)
+        self.invalid = [b for b in loaded.invalid if not opts.tasks_glob or matches(b.task_id or "", opts.tasks_glob)]
         results_path = opts.out / "results.jsonl"
-        done = latest_by_task(read_results(results_path)) if opts.resume else {}
+        self.done = latest_by_task(read_results(results_path)) if opts.resume else {}
         if not opts.resume and results_path.exists() and results_path.stat().st_size:
             raise DeskactError(f"{results_path} already holds results: use --resume or another --out")
+        make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
+        self.prepared = True
+
+    def execute(self) -> list[TaskResult]:
+        self.prepare()
+        opts, tasks, done = self.options, self.tasks, self.done
+        results_path = opts.out / "results.jsonl"
         skip = {tid for tid, r in done.items() if r.status in ("passed", "failed")}
         todo = [t for t in tasks if t.id not in skip]
-        make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
 
         writer = ResultsWriter(results_path)
         lock = threading.Lock()
@@ -158,10 +204,9 @@ class Run:
                 results.append(res)
             self.on_result(res)
 
-        self.on_start(len(todo) + len(loaded.invalid))
-        for bad in loaded.invalid:
-            if not opts.tasks_glob or fnmatch.fnmatch(bad.task_id or "", opts.tasks_glob):
-                record(invalid_result(bad, opts.model))
+        self.on_start(len(todo) + len(self.invalid))
+        for bad in self.invalid:
+            record(invalid_result(bad, opts.model))
 
         work: queue.Queue[Task] = queue.Queue()
         for t in todo:

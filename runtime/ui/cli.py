@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from ... import __version__
 from ..errors import DeskactError
@@ -96,8 +97,12 @@ def run_cmd(
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume)
-        with progress_bar(console) as (on_start, on_result):
-            results = Run(cfg, opts, on_result=on_result, on_start=on_start).execute()
+        runner = Run(cfg, opts)
+        runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
+        for bad in runner.invalid:
+            console.print(f"[yellow]invalid[/] {escape(str(bad))}")
+        with progress_bar(console) as (runner.on_start, runner.on_result):
+            results = runner.execute()
     except DeskactError as exc:
         fail(exc)
     except KeyboardInterrupt:
@@ -108,6 +113,11 @@ def run_cmd(
     _write_report(out_dir)
     _print_kept_worlds(out_dir)
     console.print(f"results: {out_dir}/results.jsonl")
+    invalid = sum(r.status == "invalid" for r in results)
+    if invalid:
+        console.print(f"[red]error:[/red] {invalid} of {len(results)} tasks invalid, not run "
+                      "(their errors are listed above and in results.jsonl)")
+        raise typer.Exit(1)
 
 
 def _print_kept_worlds(out_dir: Path) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -31,8 +32,8 @@ def progress_bar(console: Console) -> Iterator[tuple[callable, callable]]:  # ty
         key = {"passed": "passed", "failed": "failed"}.get(res.status, "errors")
         counts[key] += 1
         progress.update(bar, advance=1, **counts)
-        if res.status in ("error", "invalid"):
-            progress.console.print(f"[yellow]{res.status}[/] {res.task_id}: {res.error}")
+        if res.status == "error":  # invalid tasks are listed before the bar starts
+            progress.console.print(f"[yellow]{res.status}[/] {res.task_id}: {escape(str(res.error))}")
 
     with progress:
         yield on_start, on_result
