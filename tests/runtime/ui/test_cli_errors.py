@@ -53,3 +53,32 @@ def test_workers_below_one_is_refused(command: str, suite: Path, tmp_path: Path)
     assert code == 2, out
     assert line_with(out, "--workers 0").startswith("error: --workers 0: must be at least 1")
     assert "tasks" not in out.replace("the number of tasks", "")  # refused before anything ran
+
+
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_tasks_pattern_matching_nothing_is_an_error(command: str, suite: Path, tmp_path: Path) -> None:
+    code, out = invoke(command, suite, "--tasks", "nomatch*", *(["-m", "reference", "-o", tmp_path / "o"]
+                                                                   if command == "run" else []))
+    assert code == 2, out
+    line = line_with(out, "nomatch*")
+    assert line.startswith("error: --tasks 'nomatch*': no task id in") and "cli-broken, cli-good" in line
+    assert "━" not in out and not (tmp_path / "o").exists()  # no progress bar, nothing written
+    code, out = invoke(command, suite, "--tasks", "cli-god", *(["-m", "reference", "-o", tmp_path / "o"]
+                                                                  if command == "run" else []))
+    assert code == 2 and "did you mean cli-good" in line_with(out, "cli-god"), out
+
+
+def test_run_exits_non_zero_when_a_task_is_invalid(suite: Path, tmp_path: Path) -> None:
+    code, out = invoke("run", suite, "-m", "reference", "-o", tmp_path / "o")
+    assert code == 1, out
+    assert line_with(out, "tasks invalid").startswith("error: 1 of 2 tasks invalid")
+    results = (tmp_path / "o" / "results.jsonl").read_text()
+    assert '"cli-good"' in results and '"passed"' in results and '"invalid"' in results
+    # the broken task is listed once, before the progress bar
+    invalid = line_with(out, "task `cli-broken`")
+    assert out.index(invalid) < out.index("━")
+
+
+def test_early_errors_print_no_progress_bar(suite: Path, tmp_path: Path) -> None:
+    code, out = invoke("run", suite, "-m", "referense", "-o", tmp_path / "o")
+    assert code == 2 and "━" not in out and "0/?" not in out, out
