@@ -132,7 +132,8 @@ def _line_of(mapping: Any, key: str | None = None) -> int | None:
 _TASK_FIELDS = [n for n in Task.model_fields if n not in ("suite", "source", "suite_dir")]
 
 
-def _parse_steps(raw: Any, field: str, kind: steps.Kind) -> list[Step]:
+def _parse_steps(raw: Any, field: str, kind: steps.Kind, errors: list[_FieldError]) -> list[Step]:
+    """The valid steps of ``field``; each broken one adds its error to ``errors``."""
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -143,15 +144,17 @@ def _parse_steps(raw: Any, field: str, kind: steps.Kind) -> list[Step]:
         if isinstance(item, str):
             item = {item: {}}
         if not isinstance(item, dict) or len(item) != 1:
-            raise ValueError(f"{where} must be a one-key mapping `family.name: {{params}}`, got {item!r}")
+            errors.append(_FieldError(f"{where} must be a one-key mapping `family.name: {{params}}`, got {item!r}",
+                                      _line_of(raw)))
+            continue
         (name, params), = item.items()
         try:
             spec = steps.lookup(kind, str(name))
             clean = spec.validate(params)
         except (KeyError, ValueError) as exc:
             msg = exc.args[0] if exc.args else str(exc)
-            line = _line_of(item)
-            raise _FieldError(f"{where}: {msg}", line) from None
+            errors.append(_FieldError(f"{where}: {msg}", _line_of(item)))
+            continue
         out.append(Step(name=str(name), params=clean, line=_line_of(item)))
     return out
 
@@ -160,6 +163,15 @@ class _FieldError(ValueError):
     def __init__(self, message: str, line: int | None) -> None:
         super().__init__(message)
         self.line = line
+
+
+class _TaskErrors(ValueError):
+    """Every problem of one task (a user fixes them all in one go), in line order."""
+
+    def __init__(self, errors: list[_FieldError]) -> None:
+        self.errors = sorted(errors, key=lambda e: e.line or 0)
+        super().__init__(str(self.errors[0]))
+        self.line = self.errors[0].line
 
 
 def _check_placeholders(value: Any, where: str) -> None:
@@ -181,49 +193,61 @@ def _check_placeholders(value: Any, where: str) -> None:
 
 
 def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] | None = None) -> Task:
-    """Build one Task from its YAML mapping; raises _FieldError/ValueError with the field named."""
+    """Build one Task from its YAML mapping; raises _TaskErrors naming every broken field."""
     if not isinstance(raw, dict):
         raise ValueError(f"a task must be a mapping, got {type(raw).__name__}")
+    errors: list[_FieldError] = []
+    hinted: set[str] = set()  # `instrution` already says `instruction` is missing
     data: dict[str, Any] = {**(defaults or {}), **raw}
-    for key in data:
+    for key in list(data):
         if key not in _TASK_FIELDS:
             hint = difflib.get_close_matches(key, _TASK_FIELDS, n=1)
-            raise _FieldError(
+            hinted.update(hint)
+            errors.append(_FieldError(
                 f"unknown field `{key}`" + (f"; did you mean `{hint[0]}`?" if hint else ""), _line_of(raw, key)
-            )
+            ))
+            del data[key]
+    judge_errors = 0
     for field, kind in (("reset", "reset"), ("judge", "judge"), ("cleanup", "reset")):
+        before = len(errors)
         try:
-            data[field] = _parse_steps(data.get(field), field, kind)  # type: ignore[arg-type]
-        except _FieldError:
-            raise
+            data[field] = _parse_steps(data.get(field), field, kind, errors)  # type: ignore[arg-type]
         except ValueError as exc:
-            raise _FieldError(str(exc), _line_of(raw, field)) from None
-    if not data.get("judge"):
-        raise _FieldError("field `judge` needs at least one judge (a task must be checkable)", _line_of(raw))
+            errors.append(_FieldError(str(exc), _line_of(raw, field)))
+            data[field] = []
+        if field == "judge":
+            judge_errors = len(errors) - before
+    if not data.get("judge") and not judge_errors:
+        errors.append(_FieldError("field `judge` needs at least one judge (a task must be checkable)", _line_of(raw)))
     for field in ("instruction", "reference"):
         try:
             _check_placeholders(data.get(field), field)
         except ValueError as exc:
-            raise _FieldError(str(exc), _line_of(raw, field)) from None
+            errors.append(_FieldError(str(exc), _line_of(raw, field)))
     for field in ("reset", "judge", "cleanup"):
         for i, step in enumerate(data[field]):
             try:
                 _check_placeholders(step.params, f"{field}[{i}] `{step.name}`")
             except ValueError as exc:
-                raise _FieldError(str(exc), step.line) from None
+                errors.append(_FieldError(str(exc), step.line))
     data.update(
         suite=suite_dir.name,
         suite_dir=str(suite_dir),
         source=f"{file}:{_line_of(raw) or 1}",
     )
     try:
-        return Task.model_validate(data)
+        task = Task.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        field = ".".join(str(p) for p in err["loc"])
-        raise _FieldError(
-            f"field `{field}` = {err.get('input')!r}: {err['msg']}", _line_of(raw, str(err["loc"][0]))
-        ) from None
+        for err in exc.errors():
+            field = ".".join(str(p) for p in err["loc"])
+            if err["type"] == "missing" and field in hinted:
+                continue
+            what = (f"missing field `{field}`" if err["type"] == "missing"
+                    else f"field `{field}` = {err.get('input')!r}: {err['msg']}")
+            errors.append(_FieldError(what, _line_of(raw, str(err["loc"][0]))))
+    if errors:
+        raise _TaskErrors(errors)
+    return task
 
 
 def load_file(file: Path, suite_dir: Path | None = None) -> LoadResult:
@@ -263,8 +287,10 @@ def load_file(file: Path, suite_dir: Path | None = None) -> LoadResult:
             result.tasks.append(parse_task(raw, suite_dir, file, defaults))
         except ValueError as exc:
             line = getattr(exc, "line", None) or _line_of(raw)
+            more = [f"\n  {file}:{e.line or line}: {e}" for e in getattr(exc, "errors", [])[1:]]
             result.invalid.append(
-                InvalidTask(file=str(file), line=line, task_id=task_id, suite=suite_dir.name, message=str(exc))
+                InvalidTask(file=str(file), line=line, task_id=task_id, suite=suite_dir.name,
+                            message=str(exc) + "".join(more))
             )
     return result
 

@@ -48,6 +48,8 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
         opts = RunOptions(paths=paths, model=model, out=base / model, workers=workers, tasks_glob=tasks_glob)
         results: list[TaskResult] = Run(config, opts).execute()
         for res in results:
+            if res.status == "invalid" and res.task_id in checked:
+                continue  # a broken task is reported once, not once per pass
             checked.add(res.task_id)
             if res.status in ("error", "invalid") or res.reward != want:
                 detail = res.error or res.feedback or f"finish_reason={res.finish_reason}"

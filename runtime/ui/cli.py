@@ -164,7 +164,10 @@ def validate_cmd(
         fail(exc)
     _print_kept_worlds(out)
     for p in problems:
-        console.print(f"[red]FAIL[/] {p.task_id} with {p.model}: {p.status}, reward {p.reward}: {p.detail}")
+        if p.status == "invalid":  # not run: its errors are the whole story
+            console.print(f"[red]INVALID[/] {escape(p.detail)}")
+        else:
+            console.print(f"[red]FAIL[/] {p.task_id} with {p.model}: {p.status}, reward {p.reward}: {escape(p.detail)}")
     bad = len({p.task_id for p in problems})
     console.print(f"{checked - bad}/{checked} tasks valid")
     raise typer.Exit(1 if problems else 0)
