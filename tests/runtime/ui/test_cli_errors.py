@@ -82,3 +82,14 @@ def test_run_exits_non_zero_when_a_task_is_invalid(suite: Path, tmp_path: Path) 
 def test_early_errors_print_no_progress_bar(suite: Path, tmp_path: Path) -> None:
     code, out = invoke("run", suite, "-m", "referense", "-o", tmp_path / "o")
     assert code == 2 and "━" not in out and "0/?" not in out, out
+
+
+def test_validate_shows_every_error_of_a_broken_task_once(suite: Path) -> None:
+    code, out = invoke("validate", suite, "--no-explore", "--tasks", "cli-*")
+    assert code == 1, out
+    assert line_with(out, "task `cli-broken`").startswith("INVALID ")
+    assert "did you mean `instruction`?" in line_with(out, "unknown field `instrution`")
+    assert "did you mean `answer.regex`?" in line_with(out, "unknown judge `answer.regexx`")
+    assert "'lots'" in line_with(out, "max_steps")
+    assert "missing field `instruction`" not in out  # the typo already says so
+    assert line_with(out, "tasks valid") == "1/2 tasks valid"
