@@ -7,6 +7,7 @@ environment variable), the key path and the offending value.
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Mapping
 from importlib import resources
@@ -251,6 +252,33 @@ def _env_key_path(model: type[BaseModel], rest: str) -> tuple[str, ...] | None:
     return None
 
 
+def _sub_model(model: type[BaseModel], name: str) -> type[BaseModel] | None:
+    field = model.model_fields.get(name)
+    sub = field.annotation if field else None
+    return sub if isinstance(sub, type) and issubclass(sub, BaseModel) else None
+
+
+def _env_names(model: type[BaseModel], prefix: str = ENV_PREFIX) -> list[str]:
+    """Every DESKACT_<SECTION>_<KEY> variable a user may set."""
+    names = []
+    for name in model.model_fields:
+        sub = _sub_model(model, name)
+        full = prefix + name.upper()
+        names += _env_names(sub, full + "_") if sub else [full]
+    return names
+
+
+def _key_hint(loc: tuple[str, ...]) -> str:
+    """``; did you mean runner.workers?`` for an unknown key ``runner.wrokers``, else ""."""
+    model: type[BaseModel] | None = Config
+    for key in loc[:-1]:
+        model = _sub_model(model, key) if model else None
+    if model is None:
+        return ""
+    hint = difflib.get_close_matches(loc[-1], list(model.model_fields), n=1)
+    return f"; did you mean {'.'.join((*loc[:-1], hint[0]))}?" if hint else ""
+
+
 def env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[tuple[str, ...], str]]:
     """Read DESKACT_<SECTION>_<KEY> variables. Values are parsed as YAML (5, true, [a, b])."""
     tree: dict[str, Any] = {}
@@ -260,7 +288,9 @@ def env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[tupl
             continue
         path = _env_key_path(Config, name[len(ENV_PREFIX) :])
         if path is None:
-            raise ConfigError(f"environment variable {name}: no config key matches it")
+            hint = difflib.get_close_matches(name, _env_names(Config), n=1)
+            raise ConfigError(f"environment variable {name}: no config key matches it"
+                              + (f"; did you mean {hint[0]}?" if hint else ""))
         try:
             value = yaml.safe_load(raw) if raw.strip() else raw
         except yaml.YAMLError:
@@ -341,7 +371,7 @@ def _explain(
                 if _lookup(tree, loc):
                     source = name
                     break
-        what = "unknown key" if err["type"] == "extra_forbidden" else err["msg"]
+        what = "unknown key" + _key_hint(loc) if err["type"] == "extra_forbidden" else err["msg"]
         lines.append(f"{source or 'config'}: {key} = {err.get('input')!r}: {what}")
     return "invalid configuration:\n  " + "\n  ".join(lines)
 

@@ -16,6 +16,7 @@ Retries are ours (retry.py), not the SDKs'.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -90,4 +91,14 @@ def make_model(
         else:
             from .google import GoogleModel as cls
         return cls(rest, settings, environ)
-    raise ModelError(f"unknown model {name!r}: known models are {known_models()}")
+    raise ModelError(f"unknown model {name!r}: {_model_hint(name)}known models are {known_models()}")
+
+
+def _model_hint(name: str) -> str:
+    """``did you mean 'reference'? `` for ``referense``, ``'anthropic/x'`` for ``antropic/x``."""
+    provider, sep, rest = name.partition("/")
+    if sep:
+        close = difflib.get_close_matches(provider, [*PROVIDERS, "scripted"], n=1)
+        return f"did you mean {close[0] + '/' + rest!r}? " if close else ""
+    close = difflib.get_close_matches(name, ["reference", "noop", "explore", "human"], n=1)
+    return f"did you mean {close[0]!r}? " if close else ""
