@@ -93,3 +93,24 @@ def test_validate_shows_every_error_of_a_broken_task_once(suite: Path) -> None:
     assert "'lots'" in line_with(out, "max_steps")
     assert "missing field `instruction`" not in out  # the typo already says so
     assert line_with(out, "tasks valid") == "1/2 tasks valid"
+
+
+@pytest.mark.parametrize(("typo", "meant"), [("referense", "'reference'"),
+                                              ("antropic/claude-sonnet-4-5", "'anthropic/claude-sonnet-4-5'")])
+def test_unknown_model_says_did_you_mean(typo: str, meant: str, suite: Path, tmp_path: Path) -> None:
+    code, out = invoke("run", suite, "-m", typo, "-o", tmp_path / "o")
+    assert code == 2, out
+    assert line_with(out, "unknown model").startswith(f"error: unknown model {typo!r}: did you mean {meant}?")
+    assert "━" not in out
+
+
+def test_unknown_config_keys_say_did_you_mean(suite: Path, tmp_path: Path) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text("runner:\n  wrokers: 2\n")
+    code, out = invoke("run", suite, "-m", "reference", "-o", tmp_path / "o", "-c", config)
+    assert code == 2, out
+    assert line_with(out, "wrokers").strip() == f"{config}: runner.wrokers = 2: unknown key; did you mean runner.workers?"
+    code, out = invoke("validate", suite, env={"DESKACT_RUNER_WORKERS": "2"})
+    assert code == 2, out
+    assert line_with(out, "DESKACT_RUNER_WORKERS") == ("error: environment variable DESKACT_RUNER_WORKERS: no config "
+                                                       "key matches it; did you mean DESKACT_RUNNER_WORKERS?")
