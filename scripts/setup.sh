@@ -5,6 +5,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# apt and pip talk a lot; keep their output in a log and show it only if they fail.
+LOG=${DESKACT_SETUP_LOG:-${TMPDIR:-/tmp}/deskact-setup.$$.log}
+quiet() {
+  if ! "$@" >>"$LOG" 2>&1; then
+    echo "setup: failed: $*" >&2
+    cat "$LOG" >&2
+    trap - EXIT
+    echo "setup: (log kept in $LOG)" >&2
+    exit 1
+  fi
+}
+: >"$LOG"
+trap 'rm -f "$LOG"' EXIT
+
 APT_PACKAGES=(
   xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip x11vnc
   bubblewrap sudo
@@ -21,8 +35,8 @@ if [[ "${1:-}" != "--no-apt" ]] && command -v apt-get >/dev/null; then
   if ((${#missing[@]})); then
     SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
     echo "setup: installing ${missing[*]}"
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    quiet $SUDO apt-get update -qq
+    quiet $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
 fi
 
@@ -32,18 +46,19 @@ if [[ ! -x .venv/bin/python ]]; then
     # Debian's python3 ships venv separately.
     rm -rf .venv
     SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO="sudo"
-    $SUDO apt-get install -y -qq python3-venv >/dev/null
+    quiet $SUDO apt-get install -y -qq python3-venv
     "$PY" -m venv .venv
   fi
 fi
 # Reinstall only when the dependency list changed.
 stamp=.venv/.deskact-installed
 if [[ ! -f $stamp ]] || ! cmp -s pyproject.toml "$stamp"; then
-  .venv/bin/pip install -q --upgrade pip
-  .venv/bin/pip install -q -e ".[dev]"
+  echo "setup: installing deskact and its dependencies into .venv"
+  quiet .venv/bin/pip install -q --upgrade pip
+  quiet .venv/bin/pip install -q -e ".[dev]"
   cp pyproject.toml "$stamp"
 fi
 # The notebooks (and their tests) run on the venv's own kernel, named python3.
 if [[ ! -f .venv/share/jupyter/kernels/python3/kernel.json ]]; then
-  .venv/bin/python -m ipykernel install --sys-prefix --name python3 >/dev/null
+  quiet .venv/bin/python -m ipykernel install --sys-prefix --name python3
 fi
