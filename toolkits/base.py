@@ -23,6 +23,7 @@ entry point in the ``deskact.toolkits`` group.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 from contextlib import AbstractContextManager
@@ -172,7 +173,9 @@ def load_toolkit(spec: str) -> Toolkit:
         found = [ep for ep in entry_points(group="deskact.toolkits") if ep.name == spec]
         if not found:
             known = sorted(set(_BUILTIN) | {ep.name for ep in entry_points(group="deskact.toolkits")})
-            raise ToolkitError(f"unknown toolkit {spec!r}; known: {', '.join(known)} (or use module:attr)")
+            hint = difflib.get_close_matches(spec, known, n=1)
+            raise ToolkitError(f"unknown toolkit {spec!r}; " + (f"did you mean {hint[0]!r}? " if hint else "")
+                               + f"known: {', '.join(known)} (or use module:attr)")
         target = found[0].value
     target = target or spec
     module_name, _, attr = target.partition(":")

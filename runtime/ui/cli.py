@@ -52,7 +52,8 @@ def config_from(path: Path | None, **flags: Any) -> Any:
 
 
 def fail(exc: DeskactError) -> None:
-    console.print(f"[red]error:[/red] {exc}")
+    # Shown as written: no markup from "[...]", no emoji from ":name:" (module:attr paths).
+    console.print(f"[red]error:[/red] {escape(str(exc))}", emoji=False)
     raise typer.Exit(2)
 
 
@@ -60,6 +61,12 @@ def check_workers(workers: int | None) -> None:
     """``--workers 0`` is a mistake, not a request for one worker."""
     if workers is not None and workers < 1:
         fail(DeskactError(f"--workers {workers}: must be at least 1 (the number of tasks run at once)"))
+
+
+def check_sandbox(sandbox: str | None) -> None:
+    """``--sandbox`` of exec and validate: refused here, in one line, before any config loads."""
+    if sandbox not in (None, "none", "bwrap", "auto"):
+        fail(DeskactError(f"--sandbox {sandbox!r}: expected none or bwrap"))
 
 
 def run() -> None:
@@ -185,8 +192,7 @@ def exec_cmd(
     """Run CODE in a fresh preloaded session exactly as the agent would. Exit 0 whatever the code did."""
     from .exec_code import render_json, render_text, run_code
 
-    if sandbox not in (None, "none", "bwrap", "auto"):
-        fail(DeskactError(f"--sandbox {sandbox!r}: expected none or bwrap"))
+    check_sandbox(sandbox)
     try:
         cfg = config_from(config, sandbox__mode=sandbox)
         source = sys.stdin.read() if code == "-" else code
@@ -237,6 +243,24 @@ def doctor_cmd(config: Path | None = ConfigOpt) -> None:
         table.add_row(c.capability, c.item, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail, c.fix)
     Console().print(table)
     Console().print(world_verdict(checks), markup=False, highlight=False)
+
+
+toolkit_app = typer.Typer(help="Toolkits: the helpers preloaded into the agent's kernel.", no_args_is_help=True)
+app.add_typer(toolkit_app, name="toolkit")
+
+
+@toolkit_app.command("docs")
+def toolkit_docs_cmd(
+    name: str = typer.Argument(..., help="gui, google, an entry-point name, or module:attr."),
+    markdown: bool = typer.Option(False, "--markdown", help="A standalone reference page (docs/gui.md is this for gui)."),
+) -> None:
+    """Print exactly what the model reads about toolkit NAME in its system prompt."""
+    from .toolkit_docs import toolkit_docs, toolkit_markdown
+
+    try:
+        print(toolkit_markdown(name) if markdown else toolkit_docs(name), end="" if markdown else "\n")
+    except DeskactError as exc:
+        fail(exc)
 
 
 emulate_app = typer.Typer(help="Run local API emulators.", no_args_is_help=True)
