@@ -153,6 +153,7 @@ def validate_cmd(
     workers: int | None = typer.Option(None, "--workers", "-w"),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
     no_explore: bool = typer.Option(False, "--no-explore", help="Skip the explore pass (only looking around must fail)."),
+    sandbox: str | None = typer.Option(None, "--sandbox", help="none or bwrap (default sandbox.mode)."),
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     config: Path | None = ConfigOpt,
 ) -> None:
@@ -162,9 +163,10 @@ def validate_cmd(
     from ..run.validate import validate
 
     check_workers(workers)
+    check_sandbox(sandbox)
     out = Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     try:
-        cfg = config_from(config, runner__workers=workers, world__keep=keep_worlds or None)
+        cfg = config_from(config, runner__workers=workers, sandbox__mode=sandbox, world__keep=keep_worlds or None)
         problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks,
                                      out=out, explore=not no_explore)
     except DeskactError as exc:

@@ -1,8 +1,9 @@
-"""`deskact toolkit docs NAME` and docs/gui.md generated from it."""
+"""`deskact toolkit docs NAME`, docs/gui.md generated from it, and `deskact validate --sandbox`."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from deskact.runtime.ui.cli import app
@@ -51,3 +52,45 @@ def test_update_doc_writes_only_when_changed(tmp_path: Path) -> None:
     assert update_doc(doc) and not update_doc(doc)
     assert doc.read_text(encoding="utf-8") == toolkit_markdown("gui")
 
+
+SUITE = """
+tasks:
+  - id: sandbox-flag
+    instruction: Print hi.
+    judge:
+      - answer.regex: {pattern: 'hi'}
+    reference: |
+      print("hi")
+      exit()
+"""
+
+
+@pytest.fixture
+def suite(tmp_path: Path) -> Path:
+    folder = tmp_path / "suite_sandbox_flag"
+    folder.mkdir()
+    (folder / "tasks.yaml").write_text(SUITE)
+    return folder
+
+
+def test_validate_sandbox_flag_reaches_the_config(suite: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import deskact.runtime.run.validate as validate_module
+
+    seen: list[str] = []
+    real = validate_module.validate
+
+    def spy(cfg: Any, *args: Any, **kwargs: Any) -> Any:
+        seen.append(cfg.sandbox.mode)
+        return real(cfg, *args, **kwargs)
+
+    monkeypatch.setattr(validate_module, "validate", spy)
+    code, out = invoke("validate", suite, "--sandbox", "none", "--no-explore")
+    assert seen == ["none"]
+    assert code == 0, out
+    assert out.strip().splitlines()[-1] == "1/1 tasks valid"
+
+
+def test_validate_refuses_an_unknown_sandbox(suite: Path) -> None:
+    code, out = invoke("validate", suite, "--sandbox", "docker")
+    assert code == 2, out
+    assert out.strip().splitlines() == ["error: --sandbox 'docker': expected none or bwrap"]
