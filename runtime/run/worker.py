@@ -143,6 +143,8 @@ def import_roots(toolkits: list[Toolkit]) -> list[str]:
     roots = []
     for tk in toolkits:
         top = tk.module.split(".")[0]
+        if top == "deskact":
+            continue  # deskact's own kernel-side code is in every world already (and its checkout must not be)
         try:
             spec = importlib.util.find_spec(top)
         except (ImportError, ValueError):

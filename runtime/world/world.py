@@ -179,7 +179,10 @@ class World:
     def _shown(self) -> list[Path]:
         """Host paths shown read-only: what kernels run on, plus the kernel's own import paths
         (those inside the base dirs are there already)."""
-        extra = [p for p in self.import_paths if len(p.parts) < 2 or p.parts[1] not in BASE_DIRS]
+        checkout = Path(__file__).resolve().parents[2]
+        # Never a folder that holds the checkout (its suites, gold files and .git), whoever asks.
+        extra = [p for p in self.import_paths if p.parts[1:2] and p.parts[1] not in BASE_DIRS
+                 and not (p == checkout or p in checkout.parents or checkout in p.parents)]
         return sorted(set(kernel_side_paths()) | set(extra))
 
     def _make_bind_parents(self, root: Path) -> None:
