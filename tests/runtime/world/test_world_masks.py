@@ -34,8 +34,9 @@ def test_var_backups_and_apt_credentials_are_hidden(tmp_path: Path) -> None:
     world = World(Config(), workspace=ws, private_dir=private)
     try:
         world.start()
-        out = world.run(["/bin/sh", "-c", "ls -A /var/backups /etc/apt; cat /var/backups/shadow.bak /etc/apt/auth.conf"
-                         " 2>&1; grep -rs deskact-test /var/backups /etc/apt; true"]).stdout
+        probe = ("ls -A /var/backups /etc/apt; cat /var/backups/shadow.bak /etc/apt/auth.conf 2>&1;"
+                 " grep -rs deskact-test /var/backups /etc/apt; true")
+        out = world.run(["/bin/sh", "-c", probe]).stdout
     finally:
         world.close()
         for path in made:
