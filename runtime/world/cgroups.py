@@ -74,17 +74,18 @@ class WorldCgroup:
     Commands started while it is frozen (a judge's ``shell.output``) stay out of the freezer group.
     """
 
-    def __init__(self, name: str, limits: Limits) -> None:
+    def __init__(self, name: str, limits: Limits | None = None) -> None:
+        """``limits``: make the groups and set them; None: the groups of a world that exists (to remove)."""
         self.kind, parents = layout()
         self.dirs = [parent / name for parent in parents]
-        for d in self.dirs:
-            d.mkdir(exist_ok=True)
         self.freezer: Path | None = None
         if self.kind == "v1" and (FREEZER / "cgroup.procs").exists():
             self.freezer = FREEZER / _PARENT / name
-            self.freezer.mkdir(parents=True, exist_ok=True)
         self.frozen = False
-        self._apply(limits)
+        if limits is not None:
+            for d in [*self.dirs, *([self.freezer] if self.freezer else [])]:
+                d.mkdir(parents=True, exist_ok=True)
+            self._apply(limits)
 
     @property
     def procs_files(self) -> list[str]:
@@ -106,7 +107,8 @@ class WorldCgroup:
         return True
 
     def thaw(self) -> None:
-        if self.freezer is not None and self.frozen:
+        """Let the world run again (also one frozen by a process that died: the reaper's case)."""
+        if self.freezer is not None and (self.freezer / "freezer.state").exists():
             (self.freezer / "freezer.state").write_text("THAWED")
         self.frozen = False
 

@@ -312,14 +312,15 @@ class ForkServer:
 
 def placeholder_pid(bwrap_pid: int, uid: int) -> int:
     """The placeholder's pid: bwrap -> its init in the PID namespace -> the placeholder (our uid)."""
-    for init in _children(bwrap_pid):
-        for pid in _children(init):
+    for init in children(bwrap_pid):
+        for pid in children(init):
             if os.stat(f"/proc/{pid}").st_uid == uid:
                 return pid
     raise ForkServerError(f"no sandbox placeholder running as uid {uid} under bwrap (pid {bwrap_pid})")
 
 
-def _children(pid: int) -> list[int]:
+def children(pid: int) -> list[int]:
+    """The pids of ``pid``'s child processes (from /proc; empty once it is gone)."""
     try:
         return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from . import mounts
-from .cgroups import FREEZER, layout
+from .cgroups import WorldCgroup
 
 OWNER_FILE = "owner.json"
 KEPT_FILE = "kept"
@@ -85,22 +85,7 @@ def reap(tmp: Path | None = None) -> int:
                 mounts.unmount(point)
         except Exception:  # noqa: BLE001, S112 - never delete files under a live mount
             continue  # a later process tries again
-        _, parents = layout()
-        freezer = FREEZER / "deskact" / directory.name
-        if (freezer / "freezer.state").exists():
-            (freezer / "freezer.state").write_text("THAWED")  # a frozen task cannot die
-        for parent in [*parents, FREEZER / "deskact"]:
-            group = parent / directory.name
-            if group.is_dir():
-                for pid in (group / "cgroup.procs").read_text().split():
-                    try:
-                        os.kill(int(pid), 9)
-                    except ProcessLookupError:
-                        pass
-                try:
-                    group.rmdir()
-                except OSError:
-                    pass
+        WorldCgroup(directory.name).remove()  # thawed, emptied, removed: as a world's close does
         shutil.rmtree(directory, ignore_errors=True)
         removed += 1
     return removed

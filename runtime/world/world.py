@@ -44,6 +44,7 @@ from ..errors import SandboxError
 from . import mounts, reaper
 from .base import BASE_DIRS, agent_account_id, build_base, kernel_side_paths
 from .cgroups import Limits, WorldCgroup
+from .kernel_forkserver import children, wait_ready
 from .paths import host_path, resolve_in_root
 from .sandbox import give_to
 
@@ -272,13 +273,11 @@ class World:
             )
         finally:
             log.close()
-        from .kernel_forkserver import wait_ready
-
         assert self.proc.stdout is not None
         if not wait_ready(self.proc.stdout, timeout):
             tail = (self.dir / "bwrap.log").read_text(errors="replace")[-1500:].strip()
             raise SandboxError(f"the world did not start (bwrap exit {self.proc.poll()}): {tail}")
-        inits = _children(self.proc.pid)
+        inits = children(self.proc.pid)
         if not inits:
             raise SandboxError(f"the world's placeholder is gone (bwrap exit {self.proc.poll()})")
         self.pid = inits[0]
@@ -354,7 +353,7 @@ class World:
             # The PID namespace's init: the kernel then kills every process in it at once, a fork
             # bomb included. bwrap reaps it and exits (killed first, it would leave init a zombie
             # of the host's init); then anything still in the cgroup goes (nsenter parents).
-            for init in _children(self.proc.pid):
+            for init in children(self.proc.pid):
                 _sigkill(init)
             try:
                 self.proc.wait(timeout=2)
@@ -483,13 +482,6 @@ def _copy_out(workspace: Path) -> None:
     keep.rmdir()
 
 
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
-
-
 def _sigkill(pid: int) -> None:
     try:
         os.kill(pid, signal.SIGKILL)
@@ -502,7 +494,6 @@ def _killpg(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-
 
 
 @lru_cache(maxsize=1)
