@@ -1,4 +1,4 @@
-"""shell.run: a host-side shell command (workspace as cwd, placeholders in env)."""
+"""shell.run: a shell command in the task's world (or on the host with `in: host`), workspace as cwd."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import IO, Literal
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
 from ._common import clip
-
 
 Where = Literal["host", "world"]
 
@@ -38,8 +37,7 @@ def run_shell(
     with live, tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         if in_ == "world":
             # The world's own environment (an allowlist): the runner's secrets never reach it.
-            proc = ctx.world.spawn(["bash", "-c", cmd], env={"WORKSPACE": str(ctx.workspace)},
-                                   stdout=out, stderr=err)
+            proc = ctx.world.spawn(["bash", "-c", cmd], stdout=out, stderr=err)
         else:
             proc = subprocess.Popen(
                 ["bash", "-c", cmd], cwd=cwd, env=ctx.env(), stdout=out, stderr=err,

@@ -637,18 +637,11 @@ class KernelSession:
         limits = sandbox.rlimits(self.config.sandbox, "none", None)  # processes: the world's cgroup
         with open(log_path, "wb") as log:
             if fork:
-                env_file = log_path.with_suffix(".env.json")
-                env_file.touch(mode=0o600)  # root-only: the kernel reads it before it becomes the world's root
-                env_file.write_text(json.dumps(full_env))
-                with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
-                    pid = _fork_server(self.config).spawn(
-                        world.pid, world.uid, args, env_file, self.workspace, limits,
-                        (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
-                        userns=True, cgroups=world.cgroup.procs_files if world.cgroup else (),
-                        inner_uid=world.agent_id,
-                    )
+                forked = self._fork(world.pid, world.uid, args, full_env, self.workspace, limits, log, log_path,
+                                    userns=True, cgroups=world.cgroup.procs_files if world.cgroup else (),
+                                    inner_uid=world.agent_id)
                 assert world.proc is not None
-                return world.proc, kernel_forkserver.KernelProcess(pid)
+                return world.proc, forked
             prlimit = [shutil.which("prlimit") or "prlimit", *(f"--{k}={v}" for k, v in limits.items()), "--"]
             argv = world.enter([*prlimit, sys.executable, "-m", KERNEL_MODULE, *args], user=world.agent_id)
             try:
@@ -668,18 +661,26 @@ class KernelSession:
                 tail = log_path.read_text(errors="replace")[-1500:].strip()
                 raise KernelError(f"the sandbox did not start (bwrap exit {proc.poll()}):\n{tail}")
             placeholder = kernel_forkserver.placeholder_pid(proc.pid, plan.uid)
-            env_file = log_path.with_suffix(".env.json")
-            env_file.touch(mode=0o600)  # root-only: the kernel reads it before it drops to its uid
-            env_file.write_text(json.dumps(plan.env))
-            with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
-                pid = _fork_server(self.config).spawn(
-                    placeholder, plan.uid, args, env_file, plan.cwd, plan.rlimits,
-                    (stdin.fileno(), stdout.fileno(), log.fileno()), self.fork_imports,
-                )
-            return kernel_forkserver.KernelProcess(pid)
+            return self._fork(placeholder, plan.uid, args, plan.env, plan.cwd, plan.rlimits, log, log_path)
         except BaseException:
             _kill_process(proc)
             raise
+
+    def _fork(
+        self, ns_pid: int, uid: int, args: list[str], env: dict[str, str], cwd: Path, rlimits: dict[str, int],
+        log: Any, log_path: Path, **where: Any,
+    ) -> kernel_forkserver.KernelProcess:
+        """Have the fork server fork a kernel into the sandbox or world whose placeholder is ``ns_pid``
+        (``where``: the world's user namespace, cgroups and inner uid, see ``ForkServer.spawn``)."""
+        env_file = log_path.with_suffix(".env.json")
+        env_file.touch(mode=0o600)  # root-only: the kernel reads it before it gives up root
+        env_file.write_text(json.dumps(env))
+        with open(os.devnull, "rb") as stdin, open(os.devnull, "wb") as stdout:
+            pid = _fork_server(self.config).spawn(
+                ns_pid, uid, args, env_file, cwd, rlimits, (stdin.fileno(), stdout.fileno(), log.fileno()),
+                self.fork_imports, **where,
+            )
+        return kernel_forkserver.KernelProcess(pid)
 
     def _wait_ready(self, kernel: _Kernel) -> None:
         """kernel_info until answered on shell, and until iopub delivers (so no output is missed)."""
