@@ -19,6 +19,7 @@ from typing import Any
 from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
 from ..config import Config
 from ..errors import DeskactError
+from ..world.base import PACKAGE_ROOT
 
 
 class Worker:
@@ -139,7 +140,7 @@ class Worker:
 def import_roots(toolkits: list[Toolkit]) -> list[str]:
     """The folders the host imports these toolkits' modules from, where the kernel would not find
     them by itself (not in the venv, not deskact's own): put on its PYTHONPATH, shown in its world."""
-    visible = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), Path(__file__).resolve().parents[2]]
+    visible = [Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PACKAGE_ROOT]
     roots = []
     for tk in toolkits:
         top = tk.module.split(".")[0]

@@ -11,6 +11,9 @@ from pathlib import Path
 
 from . import reaper
 
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]
+"""deskact's package folder (an editable install's checkout: its suites, gold files and .git too)."""
+
 # Host directories the world's root is built on (copy-on-write). Top-level
 # symlinks (/bin -> usr/bin on merged-/usr systems) are copied as symlinks.
 BASE_DIRS = ("usr", "etc", "var", "opt")
@@ -86,7 +89,7 @@ def build_base() -> Path:
 
 def kernel_side_paths() -> list[Path]:
     """What kernels need from the host, shown read-only: the interpreter and deskact's kernel-side code."""
-    package = Path(__file__).resolve().parent.parent.parent
+    package = PACKAGE_ROOT
     paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(),
              package / "__init__.py", package / "runtime", package / "toolkits"}
     # A venv inside the checkout is fine; the checkout itself (.git, suites, judges) is not shown.

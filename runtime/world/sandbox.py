@@ -42,6 +42,7 @@ from typing import Literal
 
 from ..config import Config, SandboxConfig
 from ..errors import SandboxError
+from .base import PACKAGE_ROOT
 
 Mode = Literal["none", "bwrap"]
 OWNER_VAR = "DESKACT_KERNEL_OWNER"
@@ -321,14 +322,13 @@ def _drop_to(uid: int | None) -> list[str]:
 
 def _keep_visible() -> list[Path]:
     """Paths the kernel needs even when an ancestor is hidden (the interpreter, deskact itself)."""
-    here = Path(__file__).resolve().parents[2]  # the deskact package root
-    paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), here}
+    paths = {Path(sys.prefix).resolve(), Path(sys.base_prefix).resolve(), PACKAGE_ROOT}
     return sorted(paths)
 
 
 def _hidden_dirs(config: Config | None) -> list[Path]:
     """Host places with secrets or answers: home dirs and the task suites (gold files)."""
-    hidden = [Path("/root"), Path("/home"), Path(__file__).resolve().parents[2] / "task_suites"]
+    hidden = [Path("/root"), Path("/home"), PACKAGE_ROOT / "task_suites"]
     if config is not None:
         for name in ("token_file", "client_secrets_file", "service_account_file"):
             value = getattr(config.google, name)

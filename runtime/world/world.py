@@ -42,7 +42,7 @@ from pathlib import Path, PurePosixPath
 from ..config import Config
 from ..errors import SandboxError
 from . import mounts, reaper
-from .base import BASE_DIRS, agent_account_id, build_base, kernel_side_paths
+from .base import BASE_DIRS, PACKAGE_ROOT, agent_account_id, build_base, kernel_side_paths
 from .cgroups import Limits, WorldCgroup
 from .kernel_forkserver import children, wait_ready
 from .paths import host_path, resolve_in_root
@@ -180,7 +180,7 @@ class World:
     def _shown(self) -> list[Path]:
         """Host paths shown read-only: what kernels run on, plus the kernel's own import paths
         (those inside the base dirs are there already)."""
-        checkout = Path(__file__).resolve().parents[2]
+        checkout = PACKAGE_ROOT
         # Never a folder that holds the checkout (its suites, gold files and .git), whoever asks.
         extra = [p for p in self.import_paths if p.parts[1:2] and p.parts[1] not in BASE_DIRS
                  and not (p == checkout or p in checkout.parents or checkout in p.parents)]
