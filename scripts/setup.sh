@@ -21,6 +21,7 @@ trap 'rm -f "$LOG"' EXIT
 
 APT_PACKAGES=(
   xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip x11vnc
+  novnc websockify
   bubblewrap sudo
   libreoffice-calc libreoffice-writer libreoffice-impress
   chromium chromium-driver
