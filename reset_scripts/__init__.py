@@ -4,3 +4,4 @@ from . import apps, files, office, shell  # noqa: F401  (imported for registrati
 from . import google  # noqa: F401  (google.* steps; the toolkit also lists it as a plugin)
 from . import extra_gui  # noqa: F401  (apps.terminal)
 from . import world  # noqa: F401  (world.require)
+from . import before_judge  # noqa: F401  (apps.save, apps.close, desktop.settle)

@@ -129,6 +129,11 @@ class TaskEnv:
         if answer is None:
             answer = self.episode.record.answer if self.episode else ""
         ctx = self.context(answer)
+        for step in self.task.before_judge:  # e.g. apps.save: what OSWorld does before it judges
+            try:
+                run_reset(step.name, step.params, ctx)
+            except Exception as exc:
+                raise DeskactError(f"before_judge step `{step.name}` failed: {type(exc).__name__}: {exc}") from exc
         # The world stands still while judges look at it: nothing the agent left running can
         # swap a file between a judge's path check and its read.
         with ctx.world.frozen() if ctx.world is not None else nullcontext():

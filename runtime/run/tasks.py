@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from ..errors import TaskError
 from . import steps
@@ -33,6 +33,21 @@ class Step(BaseModel):
 
     def to_yaml(self) -> dict[str, Any]:
         return {self.name: self.params}
+
+
+class Counterexample(BaseModel):
+    """A wrong solution (code, like ``reference``) that must get reward 0; a bare string is its code."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    code: str
+    note: str = ""
+    """What is wrong with it (shown when it passes), e.g. ``copies instead of moving``."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_code(cls, value: Any) -> Any:
+        return {"code": value} if isinstance(value, str) else value
 
 
 class Task(BaseModel):
@@ -55,12 +70,16 @@ class Task(BaseModel):
     tags: list[str] = Field(default_factory=list)
     reset: list[Step] = Field(default_factory=list)
     """Host-side steps run before the agent starts."""
+    before_judge: list[Step] = Field(default_factory=list)
+    """Host-side steps run after the agent ends and before the judges (e.g. apps.save)."""
     judge: list[Step]
     """Host-side judges run after the agent ends; reward 1 only if all pass."""
     cleanup: list[Step] = Field(default_factory=list)
     """Steps that always run at the end, even after errors or Ctrl-C."""
     reference: str | None = None
     """A solution: what the ``reference`` model replies with."""
+    counterexamples: list[Counterexample] = Field(default_factory=list)
+    """Wrong solutions that must get reward 0 (``deskact validate`` runs each one)."""
 
     suite: str = ""
     """Set by the loader: the suite folder's name."""
@@ -208,7 +227,7 @@ def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] |
             ))
             del data[key]
     judge_errors = 0
-    for field, kind in (("reset", "reset"), ("judge", "judge"), ("cleanup", "reset")):
+    for field, kind in (("reset", "reset"), ("before_judge", "reset"), ("judge", "judge"), ("cleanup", "reset")):
         before = len(errors)
         try:
             data[field] = _parse_steps(data.get(field), field, kind, errors)  # type: ignore[arg-type]
@@ -224,7 +243,12 @@ def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] |
             _check_placeholders(data.get(field), field)
         except ValueError as exc:
             errors.append(_FieldError(str(exc), _line_of(raw, field)))
-    for field in ("reset", "judge", "cleanup"):
+    for i, example in enumerate(data.get("counterexamples") or []):
+        try:
+            _check_placeholders(example.get("code") if isinstance(example, dict) else example, f"counterexamples[{i}]")
+        except ValueError as exc:
+            errors.append(_FieldError(str(exc), _line_of(raw, "counterexamples")))
+    for field in ("reset", "before_judge", "judge", "cleanup"):
         for i, step in enumerate(data[field]):
             try:
                 _check_placeholders(step.params, f"{field}[{i}] `{step.name}`")
@@ -359,9 +383,15 @@ def json_schema() -> dict[str, Any]:
 
     task = Task.model_json_schema()
     props = {k: v for k, v in task["properties"].items() if k in _TASK_FIELDS}
-    for field, kind in (("reset", "reset"), ("cleanup", "reset"), ("judge", "judge")):
+    for field, kind in (("reset", "reset"), ("before_judge", "reset"), ("cleanup", "reset"), ("judge", "judge")):
         props[field] = {"type": "array", "items": {"$ref": f"#/$defs/{kind}_step"},
                         "description": task["properties"][field].get("description", "")}
+    props["counterexamples"] = {
+        "type": "array", "description": task["properties"]["counterexamples"].get("description", ""),
+        "items": {"oneOf": [{"type": "string"}, {
+            "type": "object", "required": ["code"], "additionalProperties": False,
+            "properties": {"code": {"type": "string"}, "note": {"type": "string"}}}]},
+    }
     task_def = {"type": "object", "properties": props, "required": ["id", "instruction", "judge"],
                 "additionalProperties": False}
     defaults_def = {**task_def, "required": []}

@@ -5,11 +5,15 @@ has a broken judge, reset or reference: exactly the silent errors that make
 benchmark rewards untrustworthy. ``explore`` (a lazy agent: one read-only step
 that echoes the task, lists and cats the workspace, prints dates and ids) must
 fail too: an answer judge that matches its output, or any judge a read-only
-agent satisfies, would reward wrong agents.
+agent satisfies, would reward wrong agents. The fourth pass runs each task's
+``counterexamples:`` (plausible wrong solutions: a copy instead of a move, the
+right value in the wrong cell); any of them rewarded 1 shows a judge too loose,
+which the other three passes cannot show.
 """
 
 from __future__ import annotations
 
+import glob
 import tempfile
 from pathlib import Path
 
@@ -17,7 +21,8 @@ from pydantic import BaseModel
 
 from ..config import Config
 from .results import TaskResult
-from .runner import Run, RunOptions
+from .runner import Run, RunOptions, select
+from .tasks import load_tasks
 
 
 class Problem(BaseModel):
@@ -43,9 +48,11 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
     base = out or Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     problems: list[Problem] = []
     checked: set[str] = set()
-    passes = [("reference", 1), ("noop", 0)] + ([("explore", 0)] if explore else [])
-    for model, want in passes:
-        opts = RunOptions(paths=paths, model=model, out=base / model, workers=workers, tasks_glob=tasks_glob)
+    passes = [("reference", 1, tasks_glob), ("noop", 0, tasks_glob)] + ([("explore", 0, tasks_glob)] if explore else [])
+    passes += counterexample_passes(paths, tasks_glob)
+    for model, want, pattern in passes:
+        opts = RunOptions(paths=paths, model=model, out=base / model.replace("/", "-"), workers=workers,
+                          tasks_glob=pattern)
         results: list[TaskResult] = Run(config, opts).execute()
         for res in results:
             if res.status == "invalid" and res.task_id in checked:
@@ -54,7 +61,25 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
             if res.status in ("error", "invalid") or res.reward != want:
                 detail = res.error or res.feedback or f"finish_reason={res.finish_reason}"
                 if res.status not in ("error", "invalid") and want == 0:
-                    detail = FAILS_WITH[model]
+                    detail = FAILS_WITH.get(model) or counterexample_passed(paths, res.task_id, model)
                 problems.append(Problem(task_id=res.task_id, model=model, status=res.status,
                                         reward=res.reward, detail=detail))
     return problems, len(checked)
+
+
+def counterexample_passes(paths: list[str], tasks_glob: str | None) -> list[tuple[str, int, str]]:
+    """One run per counterexample index: ``counterexample/i`` over the tasks that have an i-th one."""
+    tasks = select(load_tasks(paths).tasks, tasks_glob)
+    out = []
+    for i in range(max((len(t.counterexamples) for t in tasks), default=0)):
+        ids = [glob.escape(t.id) for t in tasks if len(t.counterexamples) > i]
+        out.append((f"counterexample/{i}", 0, ",".join(ids)))
+    return out
+
+
+def counterexample_passed(paths: list[str], task_id: str, model: str) -> str:
+    index = int(model.rpartition("/")[2])
+    task = next(t for t in load_tasks(paths).tasks if t.id == task_id)
+    note = task.counterexamples[index].note
+    return (f"counterexample {index} (a wrong solution) passes: judge too loose"
+            + (f" ({note})" if note else ""))

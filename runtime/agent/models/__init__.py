@@ -5,7 +5,7 @@ Completions, also any OpenAI-compatible server through
 ``providers.openai.base_url``), ``google/<model>`` (the ``google-genai`` SDK;
 ``google-generativeai`` is deprecated by Google and not used), and the offline
 ``reference``, ``noop``, ``explore`` (read-only looking around), ``scripted/<file>``,
-``human``.
+``human``; ``counterexample/<n>`` replays each task's n-th counterexample.
 
 Each provider's SDK is imported lazily, when a model of that provider is first
 used. Provider settings live in ``config.providers.<name>`` (base_url,
@@ -70,6 +70,10 @@ def make_model(
 
         return Human()
     provider, sep, rest = name.partition("/")
+    if provider == "counterexample" and rest.isdigit():  # deskact validate's fourth pass
+        from .offline import Counterexample
+
+        return Counterexample(int(rest))
     if provider == "scripted":
         if not rest:
             raise ModelError(

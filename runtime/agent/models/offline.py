@@ -65,6 +65,27 @@ class Reference(Model):
         return _timed(python_block(self._code), started)
 
 
+class Counterexample(Reference):
+    """Replays the task's counterexample number ``index`` (a wrong solution ``deskact validate``
+    expects to fail) once, then asks to exit."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+        self.name = f"counterexample/{index}"
+
+    def start_episode(self, task: Task) -> None:
+        self._task_id = task.id
+        examples = task.counterexamples
+        self._code = examples[self.index].code if self.index < len(examples) else None
+        self._sent = False
+
+    def reply(self, system: str, messages: list[Message]) -> ModelReply:
+        if self._task_id is not None and not (self._code or "").strip():
+            raise ModelError(f"{self.name}: task {self._task_id} has no counterexample {self.index}")
+        return super().reply(system, messages)
+
+
 class Noop(Model):
     """Finishes at once (a baseline: every task it 'solves' has a broken judge)."""
 
