@@ -5,3 +5,4 @@ from . import google  # noqa: F401  (google.* steps; the toolkit also lists it a
 from . import extra_gui  # noqa: F401  (apps.terminal)
 from . import world  # noqa: F401  (world.require)
 from . import before_judge  # noqa: F401  (apps.save, apps.close, desktop.settle)
+from . import download  # noqa: F401  (files.download)
