@@ -44,8 +44,8 @@ def document_windows(display: str, window: str | None) -> list[_x11.Window]:
 
 
 def document_name(title: str) -> str:
-    """``*notes.txt - Mousepad`` / ``sales.xlsx - LibreOffice Calc`` -> the document's file name."""
-    return re.split(r" [-\u2014] ", title.lstrip("*"), maxsplit=1)[0].strip()
+    """``*/ws/notes.txt - Mousepad`` / ``sales.xlsx - LibreOffice Calc`` -> the document's file name."""
+    return Path(re.split(r" [-\u2014] ", title.lstrip("*"), maxsplit=1)[0].strip()).name
 
 
 def _stamp(path: Path) -> tuple[float, int] | None:
