@@ -175,7 +175,7 @@ class Run:
             return
         opts = self.options
         kernel.warm_up(self.config)  # overlaps with loading the tasks
-        loaded = load_tasks(opts.paths)
+        loaded = load_tasks(opts.paths, self.config.toolkits.enabled)  # their steps register first
         check_pattern(opts.tasks_glob, [t.id for t in loaded.tasks] + [b.task_id for b in loaded.invalid if b.task_id],
                       opts.paths)
         self.tasks = select(loaded.tasks, opts.tasks_glob)

@@ -18,8 +18,9 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from ..errors import TaskError
+from ..errors import TaskError, ToolkitError
 from . import steps
+from .toolkit_steps import load_toolkit_steps
 
 SUITES_DIR = Path(__file__).resolve().parents[2] / "task_suites"
 
@@ -211,6 +212,15 @@ def _check_placeholders(value: Any, where: str) -> None:
             _check_placeholders(v, f"{where}.{k}")
 
 
+def _load_task_toolkits(names: Any, line: int | None, errors: list[_FieldError]) -> None:
+    """The task's own toolkits register their steps before its steps are looked up."""
+    for name in names if isinstance(names, list) else []:
+        try:
+            load_toolkit_steps([str(name)])
+        except ToolkitError as exc:
+            errors.append(_FieldError(f"toolkits: {exc}", line))
+
+
 def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] | None = None) -> Task:
     """Build one Task from its YAML mapping; raises _TaskErrors naming every broken field."""
     if not isinstance(raw, dict):
@@ -226,6 +236,7 @@ def parse_task(raw: Any, suite_dir: Path, file: Path, defaults: dict[str, Any] |
                 f"unknown field `{key}`" + (f"; did you mean `{hint[0]}`?" if hint else ""), _line_of(raw, key)
             ))
             del data[key]
+    _load_task_toolkits(data.get("toolkits"), _line_of(raw, "toolkits"), errors)
     judge_errors = 0
     for field, kind in (("reset", "reset"), ("before_judge", "reset"), ("judge", "judge"), ("cleanup", "reset")):
         before = len(errors)
@@ -324,15 +335,18 @@ def _suite_dir_of(file: Path) -> Path:
     return file.resolve().parent
 
 
-def load_tasks(paths: Iterable[str | Path]) -> LoadResult:
+def load_tasks(paths: Iterable[str | Path], toolkits: Iterable[str] = ()) -> LoadResult:
     """Load suite folders (recursively: a folder of suites works too) and/or YAML files.
 
     A bare name that is no existing path is a built-in suite (``os`` = task_suites/os).
 
-    Checks that task ids are unique across everything loaded.
+    Checks that task ids are unique across everything loaded. ``toolkits`` (the config's
+    ``toolkits.enabled``) register their reset steps and judges first; a task's own
+    ``toolkits:`` do so before its steps are checked.
     """
     from .suites import resolve_suite_path  # suites.py imports this module
 
+    load_toolkit_steps(toolkits)
     result = LoadResult()
     for path in paths:
         path = resolve_suite_path(path)

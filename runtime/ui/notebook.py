@@ -33,6 +33,7 @@ from ..execution import ExecResult, Image
 from ..run.steps import Verdict
 from ..run.task_env import TaskEnv
 from ..run.tasks import Task, load_tasks, parse_task
+from ..run.toolkit_steps import load_toolkit_steps
 from ..run.worker import Worker
 
 _current: Env | None = None
@@ -158,7 +159,8 @@ class Env:
 
     @classmethod
     def load(cls, path: str | Path, task_id: str | None = None, **kwargs: Any) -> Env:
-        res = load_tasks([path])
+        kwargs["config"] = config = kwargs.get("config") or load_config()
+        res = load_tasks([path], config.toolkits.enabled)  # the configured toolkits' steps register first
         if res.invalid:
             raise TaskError("\n".join(str(bad) for bad in res.invalid))
         tasks = [t for t in res.tasks if task_id is None or t.id == task_id]
@@ -169,6 +171,8 @@ class Env:
     @classmethod
     def from_yaml(cls, text: str, suite_dir: str | Path = ".", **kwargs: Any) -> Env:
         """A task written inline (validated exactly like a task file)."""
+        kwargs["config"] = config = kwargs.get("config") or load_config()
+        load_toolkit_steps(config.toolkits.enabled)
         try:
             return cls(parse_task(yaml.safe_load(text), Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
         except ValueError as exc:

@@ -1,0 +1,96 @@
+"""Acceptance: a user's own toolkit package (its pyproject, a per-worker SQLite service, a reset
+step, a judge, a 3-task suite), built outside the checkout and pip-installed into the venv, is
+validated and run through the CLI with the default sandbox (a world per task, as root).
+
+The package's files are read from docs/toolkits.md ("End to end"), so that page is what is tested.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from deskact.runtime.world.base import PACKAGE_ROOT
+
+DOC = PACKAGE_ROOT / "docs" / "toolkits.md"
+SECTION = "## End to end: a toolkit package of your own"
+BIN = Path(sys.executable).parent
+# Only the default sandbox: no overrides of sandbox, world or toolkits; no display is needed.
+ENV = {**os.environ, "DESKACT_CONFIG": "", "DESKACT_DISPLAY_MODE": "none", "NO_COLOR": "1", "COLUMNS": "200"}
+
+
+def example_files() -> dict[str, str]:
+    """path in the package folder -> text, from the fenced blocks that start with `# memo-toolkit/PATH`."""
+    section = DOC.read_text(encoding="utf-8").split(SECTION, 1)[1].split("\n## ", 1)[0]
+    files = {}
+    for block in re.findall(r"```(?:python|toml|yaml)\n(.*?)```", section, re.S):
+        first = block.split("\n", 1)[0]
+        assert first.startswith("# memo-toolkit/"), first
+        files[first.removeprefix("# memo-toolkit/")] = block
+    return files
+
+
+@pytest.fixture(scope="module")
+def memo_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    root = tmp_path_factory.mktemp("own-toolkit") / "memo-toolkit"
+    for rel, text in example_files().items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    pip = [str(BIN / "python"), "-m", "pip"]
+    # No network: the venv's setuptools builds it; deskact (its dependency) is installed already.
+    subprocess.run([*pip, "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(root)],
+                   check=True, capture_output=True, text=True, timeout=300)
+    try:
+        yield root
+    finally:
+        subprocess.run([*pip, "uninstall", "-y", "-q", "memo-toolkit"], capture_output=True, timeout=300)
+
+
+def deskact(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(BIN / "deskact"), *map(str, args)], cwd=cwd, env=ENV, capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_the_example_names_every_file() -> None:
+    assert sorted(example_files()) == ["memo_toolkit/__init__.py", "memo_toolkit/client.py",
+                                       "memo_toolkit/service.py", "memo_toolkit/steps.py",
+                                       "pyproject.toml", "suite/memo.yaml"]
+
+
+def test_installed_outside_the_checkout(memo_package: Path) -> None:
+    out = subprocess.run([str(BIN / "python"), "-c", "import memo_toolkit; print(memo_toolkit.__file__)"],
+                         cwd="/", capture_output=True, text=True, check=True)
+    where = Path(out.stdout.strip()).resolve()
+    assert Path(sys.prefix).resolve() in where.parents and memo_package not in where.parents, where  # a real install
+    docs = deskact("toolkit", "docs", "memo", cwd=memo_package)
+    assert docs.returncode == 0, docs.stderr
+    assert "- `memo.add(text: str) -> int`: Add a note; returns its id." in docs.stdout
+
+
+def test_validate_passes_with_the_default_sandbox(memo_package: Path, tmp_path: Path) -> None:
+    # The toolkit enabled in the config too (as a user would): its steps load before tasks are checked.
+    config = tmp_path / "config.yaml"
+    config.write_text("toolkits:\n  enabled: [gui, memo]\n")
+    done = deskact("validate", memo_package / "suite", "--config", config, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3/3 tasks valid" in done.stdout + done.stderr
+
+
+def test_run_with_the_reference_model(memo_package: Path, tmp_path: Path) -> None:
+    from deskact.runtime.world.world import world_status
+
+    out = tmp_path / "run"
+    done = deskact("run", "suite", "--model", "reference", "--out", out, cwd=memo_package)
+    assert done.returncode == 0, done.stdout + done.stderr
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert {r["task_id"]: (r["status"], r["reward"]) for r in results} == {
+        "memo-add-milk": ("passed", 1), "memo-forget-dentist": ("passed", 1), "memo-count-to-file": ("passed", 1)}
+    assert all(r["suite"] == "suite" and r["tags"] == ["memo"] for r in results)
+    if os.geteuid() == 0:
+        assert world_status()[0], "as root the default sandbox puts each task in a world"
