@@ -362,5 +362,22 @@ def compare_cmd(
         print_compare(Console(), result)
 
 
+@app.command("view")
+def view_cmd(
+    run_dirs: list[Path] = typer.Argument(None, help="Run folders, or folders holding them (default: where runner.out writes)."),
+    port: int = typer.Option(8765, "--port", "-p", help="Port on 127.0.0.1 (0 = any free port)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the viewer in the default browser."),
+    config: Path | None = ConfigOpt,
+) -> None:
+    """Serve a local web viewer over run folders (live while a run writes); see docs/viewer.md."""
+    from .viewer.server import serve_until_interrupted
+
+    try:
+        roots = run_dirs or [Path(config_from(config).runner.out.split("{")[0] or ".")]
+        serve_until_interrupted(roots, port, open_browser)
+    except DeskactError as exc:
+        fail(exc)
+
+
 if __name__ == "__main__":
     run()

@@ -118,3 +118,8 @@ def _task_view(run_dir: Path, result: TaskResult) -> TaskView:
             continue  # a step torn by a kill mid-write: the others still show
         view.steps.append(StepView(record=record, output_images=images.get(record.index, [])))
     return view
+
+
+def load_task(run_dir: Path, result: TaskResult) -> TaskView:
+    """One task's view without loading the whole run (the live viewer opens one task at a time)."""
+    return _task_view(run_dir, result)

@@ -1,0 +1,139 @@
+"""Where a step's code pointed the mouse: points parsed from its source, for drawing on screenshots.
+
+The code is parsed, never run: only calls with literal coordinates are found
+(``mouse.click(120, 45)``, ``pyautogui.moveTo((300, 200))``, ``mouse.drag((1, 2), (3, 4))``);
+a click at a computed position (``mouse.click(*box.center)``) is left out rather than guessed.
+
+Two coordinate spaces: the gui toolkit's ``mouse`` works in the pixels of the
+screenshot the model saw, raw ``pyautogui`` in real screen pixels, which
+``to_image`` scales into the screenshot when the screen size is known.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Literal
+
+from pydantic import BaseModel
+
+Space = Literal["image", "screen"]
+
+# Method name -> the kind of action drawn. Both the gui toolkit's and pyautogui's spellings.
+_ACTIONS: dict[str, str] = {
+    "click": "click", "leftClick": "click", "double_click": "double", "doubleClick": "double",
+    "tripleClick": "double", "right_click": "right", "rightClick": "right", "middleClick": "click",
+    "move": "move", "moveTo": "move", "down": "down", "mouseDown": "down", "up": "up", "mouseUp": "up",
+    "drag": "drag", "dragTo": "drag", "scroll": "scroll", "hscroll": "scroll", "vscroll": "scroll",
+}
+
+# pyautogui.move(dx, dy) and drag(dx, dy) are relative, unlike the gui toolkit's mouse.move/drag.
+_PYAUTOGUI_RELATIVE = {"move", "drag", "moveRel", "dragRel"}
+
+
+class Point(BaseModel):
+    """One pointer action found in a step's code."""
+
+    action: str
+    """click, double, right, move, down, up, drag (the drag's end; its start is ``start``), scroll."""
+    x: float
+    y: float
+    space: Space
+    start: tuple[float, float] | None = None
+    """Where a drag began."""
+    line: int
+    """Line of the call in the step's code (1-based)."""
+
+
+def _number(node: ast.expr) -> float | None:
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def _pair(node: ast.expr) -> tuple[float, float] | None:
+    if isinstance(node, (ast.Tuple, ast.List)) and len(node.elts) == 2:
+        x, y = _number(node.elts[0]), _number(node.elts[1])
+        if x is not None and y is not None:
+            return x, y
+    return None
+
+
+def _receiver(node: ast.expr) -> str:
+    """``pyautogui`` for ``pyautogui.click``, ``mouse`` for ``gui.mouse.click``, '' for others."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _xy(call: ast.Call, first: int = 0) -> tuple[float, float] | None:
+    """x, y from positional args (two numbers or one pair) or the x=/y= keywords."""
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    args = call.args[first:]
+    if args:
+        pair = _pair(args[0])
+        if pair is not None:
+            return pair
+    xn = args[0] if args else kw.get("x")
+    yn = args[1] if len(args) > 1 else kw.get("y")
+    if xn is None or yn is None:
+        return None
+    x, y = _number(xn), _number(yn)
+    return (x, y) if x is not None and y is not None else None
+
+
+def _point(call: ast.Call, action: str, space: Space) -> Point | None:
+    if action == "drag" and space == "image":  # mouse.drag(start, end)
+        ends = [_pair(a) for a in call.args[:2]]
+        if len(ends) == 2 and ends[0] is not None and ends[1] is not None:
+            return Point(action="drag", x=ends[1][0], y=ends[1][1], space=space, start=ends[0], line=call.lineno)
+        return None
+    # mouse.scroll(dx, dy, x, y) takes the position third; pyautogui.scroll(clicks, x, y) second.
+    first = (2 if space == "image" else 1) if action == "scroll" else 0
+    xy = _xy(call, first)
+    if xy is None:
+        return None
+    return Point(action=action, x=xy[0], y=xy[1], space=space, line=call.lineno)
+
+
+def find_points(code: str | None) -> list[Point]:
+    """Pointer actions with literal coordinates in ``code``, in source order; [] if it does not parse."""
+    if not code:
+        return []
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError):
+        return []  # IPython syntax (!cmd, %magic) or a broken block: nothing to draw
+    points = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        action = _ACTIONS.get(node.func.attr)
+        owner = _receiver(node.func.value)
+        if action is None or owner not in ("mouse", "pyautogui", "pag"):
+            continue
+        space: Space = "image" if owner == "mouse" else "screen"
+        if space == "screen" and node.func.attr in _PYAUTOGUI_RELATIVE:
+            continue  # offsets from wherever the pointer was: no point to draw
+        point = _point(node, action, space)
+        if point is not None:
+            points.append(point)
+    return sorted(points, key=lambda p: p.line)
+
+
+def to_image(points: list[Point], image_size: tuple[int, int] | None,
+             screen_size: tuple[int, int] | None) -> list[Point]:
+    """The points in screenshot pixels: screen-space ones scaled by image/screen width."""
+    out = []
+    for p in points:
+        if p.space == "screen":
+            if image_size is None or screen_size is None or not screen_size[0]:
+                continue  # unknown scale: better no mark than a wrong one
+            f = image_size[0] / screen_size[0]
+            start = (p.start[0] * f, p.start[1] * f) if p.start else None
+            p = p.model_copy(update={"x": p.x * f, "y": p.y * f, "start": start, "space": "image"})
+        out.append(p)
+    return out

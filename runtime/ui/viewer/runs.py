@@ -1,0 +1,275 @@
+"""The viewer's data: run folders found under the given paths, their task lists and task pages.
+
+Everything is read from disk on request, with the report's own loaders
+(``read_results``, ``summarize``, ``report.data.load_task``), so a run that is
+still writing shows what it has so far. ``signature`` is a cheap fingerprint of a
+run folder (sizes and mtimes) that the browser polls: it changes when a result
+line is appended or a running task writes a step.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ...errors import DeskactError
+from ...run.results import SummaryRow, TaskResult, read_results, summarize
+from ..report.data import TaskView, load_task
+from .clicks import find_points, to_image
+
+_STEP_FILE = re.compile(r"^step_\d{3}(_output_\d+)?\.(json|png|jpg)$")
+_IMAGE = re.compile(r"\.(png|jpg|jpeg)$", re.IGNORECASE)
+_SCREEN_SIZE = re.compile(r"real screen is (\d+)x(\d+) pixels")
+RUNNING_FOR_S = 600.0
+"""A trajectory without a result that was written to this recently counts as running (else unfinished)."""
+
+
+def epoch_of(result: TaskResult) -> int | None:
+    """The result's epoch (``run --epochs``), None for results written without one."""
+    value = getattr(result, "epoch", None)
+    return value if isinstance(value, int) else None
+
+
+def task_key(result: TaskResult) -> str:
+    """The task's name in viewer URLs: its id, plus ``@epoch`` when the run repeated tasks."""
+    epoch = epoch_of(result)
+    return result.task_id if epoch is None else f"{result.task_id}@{epoch}"
+
+
+class RunRef(BaseModel):
+    id: str
+    path: Path
+
+
+class RunSummary(BaseModel):
+    """One line of the run list."""
+
+    id: str
+    path: str
+    name: str
+    tasks: int
+    passed: int
+    failed: int
+    errors: int
+    invalid: int
+    running: int
+    models: list[str]
+    updated: float
+    """mtime of results.jsonl (seconds since the epoch)."""
+    live: bool
+    """Some trajectory was written in the last RUNNING_FOR_S seconds without a result yet."""
+
+
+class TaskRow(BaseModel):
+    key: str
+    task_id: str
+    suite: str
+    tags: list[str] = Field(default_factory=list)
+    status: str
+    """passed/failed/error/invalid, or running/unfinished for a trajectory without a result yet."""
+    epoch: int | None = None
+    reward: int = 0
+    steps: int = 0
+    duration_s: float = 0.0
+    finish: str = ""
+    feedback: str = ""
+    model: str = ""
+
+
+class RunDetail(BaseModel):
+    summary: RunSummary
+    tasks: list[TaskRow]
+    by_suite: list[SummaryRow]
+    by_tag: list[SummaryRow]
+    signature: str
+
+
+class StepOut(BaseModel):
+    """A step as the task page draws it: the record, the screen the model saw, its click points."""
+
+    index: int
+    record: dict[str, Any]
+    before: str | None = None
+    """Trajectory file of the screen the model looked at when it wrote this step."""
+    after: str | None = None
+    output_images: list[str] = Field(default_factory=list)
+    points: list[dict[str, Any]] = Field(default_factory=list)
+    """Pointer actions of the step's code, in the pixels of ``before`` (or ``after`` when no before)."""
+
+
+class TaskPage(BaseModel):
+    run_id: str
+    key: str
+    result: dict[str, Any] | None
+    status: str
+    epoch: int | None = None
+    instruction: str = ""
+    system_prompt: str = ""
+    answer: str = ""
+    plan: list[str] = Field(default_factory=list)
+    first_observation: str | None = None
+    steps: list[StepOut] = Field(default_factory=list)
+    trajectory: str | None = None
+    """Trajectory folder relative to the run folder (files are served under /files/RUN/)."""
+    signature: str
+
+
+def find_runs(roots: list[Path]) -> list[RunRef]:
+    """Run folders (those holding results.jsonl) among ``roots`` and their children and grandchildren."""
+    found: list[Path] = []
+    for root in roots:
+        if not root.is_dir():
+            raise DeskactError(f"{root}: no such folder (give run folders or folders that hold them)")
+        if (root / "results.jsonl").is_file():
+            found.append(root)
+            continue
+        found += sorted(p.parent for p in root.glob("*/results.jsonl"))
+        found += sorted(p.parent for p in root.glob("*/*/results.jsonl"))
+    refs: list[RunRef] = []
+    seen: set[str] = set()
+    for path in dict.fromkeys(p.resolve() for p in found):
+        name, n = path.name, 2
+        while name in seen:  # same folder name under two roots
+            name, n = f"{path.name}-{n}", n + 1
+        seen.add(name)
+        refs.append(RunRef(id=name, path=path))
+    return refs
+
+
+def signature(run_dir: Path) -> str:
+    """Changes whenever results.jsonl grows or any trajectory folder gains a file."""
+    parts = []
+    for path in [run_dir / "results.jsonl", run_dir / "trajectories"]:
+        try:
+            st = path.stat()
+            parts.append(f"{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            parts.append("-")
+    traj = run_dir / "trajectories"
+    if traj.is_dir():
+        for folder in sorted(traj.iterdir()):
+            try:
+                parts.append(f"{folder.name}:{folder.stat().st_mtime_ns}")
+            except OSError:
+                continue
+    return str(hash("|".join(parts)) & 0xFFFFFFFFFFFF)
+
+
+def latest(results: list[TaskResult]) -> dict[str, TaskResult]:
+    """The last result per task and epoch (a resumed run may have retried errors)."""
+    return {task_key(r): r for r in results}
+
+
+def _unfinished(run_dir: Path, done: dict[str, TaskResult]) -> list[TaskRow]:
+    """Trajectory folders no result points to yet: tasks running now (or cut off by a kill)."""
+    traj = run_dir / "trajectories"
+    if not traj.is_dir():
+        return []
+    claimed = {Path(r.trajectory).name for r in done.values() if r.trajectory}
+    now, rows = time.time(), []
+    for folder in sorted(traj.iterdir()):
+        if not folder.is_dir() or folder.name in claimed:
+            continue
+        steps = len(list(folder.glob("step_[0-9][0-9][0-9].json")))
+        recent = now - folder.stat().st_mtime < RUNNING_FOR_S
+        rows.append(TaskRow(key=f"~{folder.name}", task_id=folder.name, suite="", steps=steps,
+                            status="running" if recent else "unfinished"))
+    return rows
+
+
+def _row(result: TaskResult) -> TaskRow:
+    return TaskRow(key=task_key(result), task_id=result.task_id, suite=result.suite, tags=result.tags,
+                   status=result.status, epoch=epoch_of(result), reward=result.reward, steps=result.steps,
+                   duration_s=result.duration_s, finish=result.finish_reason or result.status,
+                   feedback=result.error or result.feedback, model=result.model)
+
+
+def run_detail(ref: RunRef) -> RunDetail:
+    sig = signature(ref.path)
+    done = latest(read_results(ref.path / "results.jsonl"))
+    results = list(done.values())
+    rows = sorted((_row(r) for r in results), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
+    running = _unfinished(ref.path, done)
+    return RunDetail(summary=_summary(ref, results, running), tasks=running + rows,
+                     by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"), signature=sig)
+
+
+def _summary(ref: RunRef, results: list[TaskResult], running: list[TaskRow]) -> RunSummary:
+    path = ref.path / "results.jsonl"
+    count = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "invalid")}
+    return RunSummary(
+        id=ref.id, path=str(ref.path), name=ref.path.name, tasks=len(results), passed=count["passed"],
+        failed=count["failed"], errors=count["error"], invalid=count["invalid"],
+        running=sum(t.status == "running" for t in running), models=sorted({r.model for r in results if r.model}),
+        updated=path.stat().st_mtime if path.exists() else 0.0, live=any(t.status == "running" for t in running),
+    )
+
+
+def run_summary(ref: RunRef) -> RunSummary:
+    done = latest(read_results(ref.path / "results.jsonl"))
+    return _summary(ref, list(done.values()), _unfinished(ref.path, done))
+
+
+def task_page(ref: RunRef, key: str) -> TaskPage:
+    """One task's page; ``~FOLDER`` names a trajectory that has no result yet."""
+    sig = signature(ref.path)
+    if key.startswith("~"):
+        folder = ref.path / "trajectories" / key[1:]
+        if not folder.is_dir() or folder.parent != ref.path / "trajectories":
+            raise DeskactError(f"{ref.id}: no trajectory {key[1:]!r}")
+        # The report's loader wants a result; this stand-in only names the folder to read.
+        stand_in = TaskResult(task_id=key[1:], suite="", status="error", trajectory=f"trajectories/{key[1:]}")
+        view, result = load_task(ref.path, stand_in), None
+        status = "running" if time.time() - folder.stat().st_mtime < RUNNING_FOR_S else "unfinished"
+    else:
+        result = latest(read_results(ref.path / "results.jsonl")).get(key)
+        if result is None:
+            raise DeskactError(f"{ref.id}: no task {key!r}")
+        view, status = load_task(ref.path, result), result.status
+    return _page(ref, key, view, result, status, sig)
+
+
+def _page(ref: RunRef, key: str, view: TaskView, result: TaskResult | None, status: str, sig: str) -> TaskPage:
+    folder = view.trajectory_dir
+    first = _first_observation(folder) if folder else None
+    screen = _screen_size(view.system_prompt)
+    steps, before = [], first
+    for s in view.steps:
+        rec = s.record
+        shown = before or rec.screenshot_file
+        points = to_image(find_points(rec.code), _image_size(folder / shown) if folder and shown else None, screen)
+        steps.append(StepOut(index=rec.index, record=rec.model_dump(mode="json", exclude={"result": {"images"}}),
+                             before=before, after=rec.screenshot_file, output_images=s.output_images,
+                             points=[p.model_dump() for p in points]))
+        before = rec.screenshot_file or before
+    return TaskPage(
+        run_id=ref.id, key=key, result=result.model_dump(mode="json") if result else None, status=status,
+        epoch=epoch_of(result) if result else None, instruction=view.instruction, system_prompt=view.system_prompt,
+        answer=view.answer, plan=view.plan, first_observation=first, steps=steps,
+        trajectory=folder.relative_to(ref.path).as_posix() if folder else None, signature=sig,
+    )
+
+
+def _first_observation(folder: Path) -> str | None:
+    """The screenshot taken before step 1, whatever its name: the one image no step file claims."""
+    images = sorted(p.name for p in folder.iterdir() if _IMAGE.search(p.name) and not _STEP_FILE.match(p.name))
+    return images[0] if images else None
+
+
+def _screen_size(system_prompt: str) -> tuple[int, int] | None:
+    m = _SCREEN_SIZE.search(system_prompt)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def _image_size(path: Path) -> tuple[int, int] | None:
+    try:
+        from PIL import Image
+
+        with Image.open(path) as img:
+            return img.size
+    except (OSError, ValueError):
+        return None

@@ -1,0 +1,171 @@
+"""The viewer's HTTP server: a JSON API over run folders plus the static single-page app.
+
+Standard library only (``ThreadingHTTPServer``), bound to loopback: run folders
+hold the agent's screenshots and outputs, which are nobody else's business.
+Routes:
+
+- ``/`` the app (``static/index.html``; its JS and CSS under ``/static/``)
+- ``/api/runs`` every run folder under the roots, found again on each call
+- ``/api/runs/RUN`` one run's summary and task rows; ``/api/runs/RUN/signature``
+  the fingerprint the page polls to follow a live run
+- ``/api/runs/RUN/tasks/KEY`` one task with every step and its click points
+- ``/api/compare?a=RUN&b=RUN`` tasks that changed outcome (``report.compare_runs``)
+- ``/files/RUN/PATH`` a file inside a run folder (screenshots), never outside it
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Self
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from pydantic import BaseModel
+
+from ...errors import DeskactError
+from ..report.compare import compare_runs
+from .runs import RunRef, find_runs, run_detail, run_summary, signature, task_page
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+class NotFound(Exception):
+    pass
+
+
+class Viewer:
+    """The state behind the handler: which roots to look in for runs."""
+
+    def __init__(self, roots: list[Path]) -> None:
+        self.roots = [Path(r) for r in roots]
+        find_runs(self.roots)  # a missing folder is an error now, not on the first page load
+
+    def run(self, run_id: str) -> RunRef:
+        for ref in find_runs(self.roots):
+            if ref.id == run_id:
+                return ref
+        raise NotFound(f"no run {run_id!r}")
+
+    def api(self, parts: list[str], query: dict[str, list[str]]) -> Any:
+        if parts == ["runs"]:
+            return [run_summary(ref) for ref in find_runs(self.roots)]
+        if len(parts) == 2 and parts[0] == "runs":
+            return run_detail(self.run(parts[1]))
+        if len(parts) == 3 and parts[0] == "runs" and parts[2] == "signature":
+            return {"signature": signature(self.run(parts[1]).path)}
+        if len(parts) == 4 and parts[0] == "runs" and parts[2] == "tasks":
+            return task_page(self.run(parts[1]), parts[3])
+        if parts == ["compare"]:
+            a, b = (self.run((query.get(k) or [""])[0]) for k in ("a", "b"))
+            return compare_runs(a.path, b.path)
+        raise NotFound("/api/" + "/".join(parts))
+
+    def file(self, run_id: str, rel: str) -> Path:
+        root = self.run(run_id).path.resolve()
+        path = (root / rel).resolve()
+        # resolve() follows symlinks, so a kept world linked from a trajectory is not served either.
+        if not path.is_relative_to(root) or not path.is_file():
+            raise NotFound(rel)
+        return path
+
+
+class _Handler(BaseHTTPRequestHandler):
+    viewer: Viewer  # set on the subclass made per server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # a page polls every second: access logs would bury the terminal
+
+    def do_GET(self) -> None:
+        url = urlsplit(self.path)
+        parts = [unquote(p) for p in url.path.split("/") if p]
+        try:
+            if not parts or parts == ["index.html"]:
+                self._send_file(STATIC / "index.html")
+            elif parts[0] == "static" and len(parts) == 2 and (STATIC / parts[1]).is_file():
+                self._send_file(STATIC / parts[1])
+            elif parts[0] == "api":
+                self._send_json(self.viewer.api(parts[1:], parse_qs(url.query)))
+            elif parts[0] == "files" and len(parts) > 2:
+                self._send_file(self.viewer.file(parts[1], "/".join(parts[2:])))
+            else:
+                raise NotFound(url.path)
+        except NotFound as exc:
+            self._send_json({"error": f"not found: {exc}"}, 404)
+        except DeskactError as exc:
+            self._send_json({"error": str(exc)}, 400)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the page moved on before the answer was sent
+
+    def _send_json(self, data: Any, code: int = 200) -> None:
+        if isinstance(data, BaseModel):
+            body = data.model_dump_json().encode()
+        elif isinstance(data, list) and all(isinstance(d, BaseModel) for d in data):
+            body = ("[" + ",".join(d.model_dump_json() for d in data) + "]").encode()
+        else:
+            body = json.dumps(data).encode()
+        self._send(body, "application/json", code)
+
+    def _send_file(self, path: Path) -> None:
+        kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        self._send(path.read_bytes(), kind)
+
+    def _send(self, body: bytes, kind: str, code: int = 200) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", kind + ("; charset=utf-8" if kind.startswith(("text/", "application/j")) else ""))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")  # live runs: always the file as it is now
+        self.end_headers()
+        self.wfile.write(body)
+
+
+class ViewerServer:
+    """``deskact view``'s server on 127.0.0.1; ``start()`` serves from a thread, ``url`` says where."""
+
+    def __init__(self, roots: list[Path], port: int = 0, host: str = "127.0.0.1") -> None:
+        handler = type("Handler", (_Handler,), {"viewer": Viewer(roots)})
+        self.httpd = ThreadingHTTPServer((host, port), handler)
+        self.httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        host, port = self.httpd.server_address[:2]
+        return f"http://{host}:{port}/"
+
+    def start(self) -> Self:
+        self._thread = threading.Thread(target=self.httpd.serve_forever, name="deskact-view", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def serve_until_interrupted(roots: list[Path], port: int, open_browser: bool, out: Any = print) -> None:
+    """``deskact view``: serve, print the address, open a browser if asked, stop on Ctrl-C."""
+    try:
+        server = ViewerServer(roots, port)
+    except OSError as exc:  # the port is taken (another viewer?)
+        raise DeskactError(f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.strerror})") from exc
+    server.start()
+    out(f"deskact view: {server.url} (runs under {', '.join(str(r) for r in roots)}; Ctrl-C stops)")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(server.url)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
