@@ -5,3 +5,4 @@ from . import extra_text, extra_xlsx  # noqa: F401  (files.same_text, xlsx.numbe
 from . import extra_gui  # noqa: F401  (windows.geometry, windows.state)
 from . import google  # noqa: F401  (google.* judges)
 from . import process, system  # noqa: F401  (process.*, users.*, groups.*, packages.*)
+from . import xlsx_compare  # noqa: F401  (xlsx.compare)
