@@ -53,6 +53,7 @@ from ..execution import ExecError, ExecResult, Image
 from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
 from .kernel_boot import CAPTURE_VAR, EXIT_NAME
+from .kernel_import_error import IMPORT_ERRORS, SYS_PATH_PROBE, describe_import_failure
 from .world import WORLD_PATH, World, agent_id, allocate_ids, world_wanted
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
@@ -730,6 +731,9 @@ class KernelSession:
             if outcome == "done":
                 err = run.error or _exec_error(run.reply or {})
                 what = f"{err.ename}: {err.evalue}\n{err.traceback}".rstrip()
+                if err.ename in IMPORT_ERRORS and name != "deskact":
+                    probe, _ = self._collect(kernel, SYS_PATH_PROBE, 10.0, silent=True)
+                    raise KernelError(describe_import_failure(name, err.ename, err.evalue, probe.stdout.value()))
             elif outcome == "died":
                 what = f"the kernel died:\n{kernel.log_tail()}"
             else:
