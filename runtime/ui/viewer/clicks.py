@@ -44,12 +44,27 @@ class Point(BaseModel):
     """Line of the call in the step's code (1-based)."""
 
 
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b}
+
+
 def _number(node: ast.expr) -> float | None:
-    try:
-        value = ast.literal_eval(node)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return None
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    """A literal number, or plain arithmetic on literals (``640 + 20``, ``1280 / 2``); else None."""
+    if isinstance(node, ast.Constant):
+        value = node.value
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _number(node.operand)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+        left, right = _number(node.left), _number(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            return float(_ARITH[type(node.op)](left, right))
+        except ZeroDivisionError:
+            return None
+    return None
 
 
 def _pair(node: ast.expr) -> tuple[float, float] | None:
