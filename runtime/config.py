@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
 from .errors import ConfigError
 
@@ -201,6 +201,20 @@ class RunnerConfig(Section):
     keep_workspace: bool = False
     workspace_root: str | None = None
     """Where per-task workspaces are created; null = the system temp dir."""
+    backend: Literal["thread", "ray"] = "thread"
+    """thread = N worker threads in this process; ray = N Ray actors on a cluster (docs/distributed.md)."""
+    ray_address: str | None = None
+    """Ray cluster to join (e.g. ray://head:10001 or head:6379); null = RAY_ADDRESS, else a local Ray."""
+    retries: int = Field(1, ge=0)
+    """Reruns of a task whose Ray actor or node died mid-task; after that it is an error result."""
+    ray_worker_cpus: float = Field(0.25, ge=0)
+    """CPUs one Ray actor reserves on its node (tasks mostly wait on the model, so several share a core)."""
+
+
+class ModelsConfig(Section):
+    max_concurrency: dict[str, PositiveInt] = Field(default_factory=dict)
+    """Most model calls in flight at once per provider, e.g. {anthropic: 8}; holds across all workers
+    (with the Ray backend, across the whole cluster). A provider not listed is unlimited."""
 
 
 class Config(Section):
@@ -213,6 +227,7 @@ class Config(Section):
     providers: ProvidersConfig = Field(default_factory=ProvidersConfig)
     agent: AgentConfig = Field(default_factory=AgentConfig)
     toolkits: ToolkitsConfig = Field(default_factory=ToolkitsConfig)
+    models: ModelsConfig = Field(default_factory=ModelsConfig)
     google: GoogleConfig = Field(default_factory=GoogleConfig)
     runner: RunnerConfig = Field(default_factory=RunnerConfig)
 

@@ -25,6 +25,7 @@ from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError, TaskError
 from ..world import kernel
+from .model_limit import limit_model
 from .results import ResultsWriter, TaskResult, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
@@ -152,6 +153,9 @@ def check_pattern(pattern: str | None, ids: list[str], paths: list[str]) -> None
 class Run:
     """A whole run. ``on_result`` is called (from worker threads) as each task ends."""
 
+    warm_kernels = True
+    """Start the kernel fork server in this process at once (the Ray backend's driver runs no kernel)."""
+
     def __init__(self, config: Config, options: RunOptions,
                  on_result: Callable[[TaskResult], None] | None = None,
                  on_start: Callable[[int], None] | None = None) -> None:
@@ -174,7 +178,8 @@ class Run:
         if self.prepared:
             return
         opts = self.options
-        kernel.warm_up(self.config)  # overlaps with loading the tasks
+        if self.warm_kernels:
+            kernel.warm_up(self.config)  # overlaps with loading the tasks
         loaded = load_tasks(opts.paths, self.config.toolkits.enabled)  # their steps register first
         check_pattern(opts.tasks_glob, [t.id for t in loaded.tasks] + [b.task_id for b in loaded.invalid if b.task_id],
                       opts.paths)
@@ -216,7 +221,7 @@ class Run:
         def worker_main(worker_id: int) -> None:
             try:
                 with Worker(self.config, worker_id) as worker:
-                    model = make_model(opts.model, self.config)
+                    model = limit_model(make_model(opts.model, self.config), self.config)
                     while not self.stop.is_set():
                         try:
                             task = work.get_nowait()

@@ -1,0 +1,129 @@
+"""The Ray actor side of ``--backend ray``: one actor owns one ``Worker``.
+
+An actor is a worker slot on some node of the cluster: it has its own display,
+services and warm kernel pools (started lazily by ``Worker``, as in the thread
+backend), runs one task at a time with ``runner.run_task`` and ships the
+result and the task's trajectory files back to the driver, which writes them.
+Trajectories are written to a scratch folder on the actor's node first, so a
+driver on another machine still gets every step JSON and screenshot.
+
+It is a plain class; ``ray_backend`` wraps it with ``ray.remote`` (threaded, so
+``interrupt`` runs while ``run`` is busy).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ..agent.models import make_model
+from ..agent.models.base import Model
+from ..config import Config
+from ..world import kernel
+from .model_limit import SlotsFactory, limit_model, local_slots
+from .results import TaskResult
+from .runner import Stop, run_task
+from .task_env import TaskEnv
+from .tasks import Task
+from .worker import Worker
+
+
+class ActorInfo(BaseModel):
+    """Where an actor runs (written to OUT/ray_workers.jsonl by the driver)."""
+
+    worker_id: int
+    node_id: str
+    host: str
+    pid: int
+    display: bool
+
+
+class Shipped(BaseModel):
+    """What one ``run`` call sends back: the result and its trajectory, or that it stopped."""
+
+    result: TaskResult | None = None
+    files: dict[str, bytes] = Field(default_factory=dict)
+    """Trajectory files by path relative to the task's trajectory folder."""
+    links: dict[str, str] = Field(default_factory=dict)
+    """Symlinks in it (--keep-worlds links the world, which stays on the actor's node)."""
+    stopped: bool = False
+    """The run was interrupted before the task ended (its cleanup ran); no result."""
+    actor_s: float = 0.0
+    """Seconds spent inside the actor for this call (the driver subtracts it to get Ray's own cost)."""
+
+
+class TaskActor:
+    def __init__(self, config: Config, model_name: str, worker_id: int, display: bool,
+                 model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots) -> None:
+        self.config = config
+        self.worker_id, self.display = worker_id, display
+        self.worker = Worker(config, worker_id)
+        model = model_factory() if model_factory is not None else make_model(model_name, config)
+        self.model = limit_model(model, config, slots)
+        self.stop = threading.Event()
+        self.active: dict[int, TaskEnv] = {}
+        self.scratch = Path(tempfile.mkdtemp(prefix=f"deskact-ray-w{worker_id}-"))
+        kernel.warm_up(config)
+
+    def info(self) -> ActorInfo:
+        import ray
+
+        return ActorInfo(worker_id=self.worker_id, node_id=ray.get_runtime_context().get_node_id(),
+                         host=socket.gethostname(), pid=os.getpid(), display=self.display)
+
+    def run(self, task: Task) -> Shipped:
+        started = time.monotonic()
+        out = self.scratch / "out"
+        try:
+            result = run_task(task, self.worker, self.model, out, self.stop, self.active)
+        except Stop:
+            shutil.rmtree(out, ignore_errors=True)
+            return Shipped(stopped=True, actor_s=time.monotonic() - started)
+        shipped = Shipped(result=result)
+        folder = out / (result.trajectory or "")
+        if result.trajectory and folder.is_dir():
+            for path in sorted(folder.rglob("*")):
+                rel = str(path.relative_to(folder))
+                if path.is_symlink():
+                    shipped.links[rel] = os.readlink(path)
+                elif path.is_file():
+                    shipped.files[rel] = path.read_bytes()
+        shutil.rmtree(out, ignore_errors=True)
+        shipped.actor_s = time.monotonic() - started
+        return shipped
+
+    def interrupt(self) -> None:
+        """Stop after the current step and interrupt the code running in the task's kernel."""
+        self.stop.set()
+        for env in list(self.active.values()):
+            if env.session is not None:
+                with contextlib.suppress(Exception):  # best effort while stopping
+                    env.session.interrupt()
+
+    def memory(self) -> int:
+        """Resident bytes of this actor and everything it started (display, kernels, services)."""
+        import psutil
+
+        me = psutil.Process()
+        total = 0
+        for proc in [me, *me.children(recursive=True)]:
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:
+                continue
+        return total
+
+    def close(self) -> None:
+        """Stop the worker's display, pools and services, and every kernel this process started."""
+        self.worker.close()
+        kernel.kill_all()
+        shutil.rmtree(self.scratch, ignore_errors=True)

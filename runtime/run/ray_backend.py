@@ -1,0 +1,423 @@
+"""``deskact run --backend ray``: the same run, its workers Ray actors on a cluster.
+
+The driver (this process) loads and checks the tasks exactly as the thread
+backend does (``Run.prepare``), starts N ``TaskActor``s wherever the cluster has
+room, hands each one task at a time, and writes every result line and
+trajectory file itself: results.jsonl looks the same, so report, compare and
+``--resume`` work unchanged. What Ray adds, and how this module answers it:
+
+- placement: actors for visual tasks ask for the custom resource
+  ``deskact_display``, which a node offers only if it can start displays
+  (``node_resources``; docs/distributed.md shows the ``ray start`` line);
+- faults: a task whose actor or node died is rerun on a fresh actor
+  (``runner.retries`` times); after that it is an ``error`` naming the cause.
+  Each task is recorded once, when its last attempt ends;
+- Ctrl-C: no new tasks; the running ones are interrupted on their actors,
+  whose cleanups run before the actors close their workers and exit;
+- secrets: API keys travel in the actors' runtime env to their model clients;
+  kernels and worlds get the same allowlisted environment as on one machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import shutil
+import signal
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..agent.models.base import Model
+from ..config import Config
+from ..errors import DeskactError
+from .model_limit import Slots, local_slots, provider_of
+from .ray_actor import ActorInfo, Shipped, TaskActor
+from .results import ResultsWriter, TaskResult
+from .runner import Run, RunOptions, _install_sigterm, invalid_result
+from .tasks import Task
+from .trajectory import safe_name
+
+DISPLAY_RESOURCE = "deskact_display"
+ACTOR_START_TIMEOUT = 300.0
+"""Seconds a task may wait for any actor that can take it (a loaded node starts one in ~5 s)."""
+STOP_TIMEOUT = 120.0
+"""Seconds Ctrl-C waits for interrupted tasks' cleanups and for actors to close their workers."""
+
+
+def require_ray() -> Any:
+    try:
+        import ray
+    except ImportError as exc:
+        raise DeskactError("runner.backend ray needs Ray: pip install 'deskact[ray]'") from exc
+    return ray
+
+
+def node_resources(config: Config, displays: int) -> dict[str, float]:
+    """The custom resources this machine should offer a cluster: ``deskact_display`` only where
+    doctor's virtual-display checks (Xvfb, openbox) pass and the display mode is not none."""
+    from ..ui.doctor import PROGRAMS
+
+    if displays < 1 or config.display.mode == "none":
+        return {}
+    needed = [prog for capability, prog, _ in PROGRAMS if capability == "virtual display"]
+    if not all(shutil.which(p) for p in needed):
+        return {}
+    return {DISPLAY_RESOURCE: float(displays)}
+
+
+def key_env(config: Config) -> dict[str, str]:
+    """The providers' API keys set here: they reach the actors' model clients (never a kernel)."""
+    names = {p.api_key_env for _, p in config.providers if p.api_key_env}
+    return {name: os.environ[name] for name in sorted(names) if os.environ.get(name)}
+
+
+class _Semaphore:
+    """A cluster-wide counting semaphore (an async Ray actor: waiting callers cost no thread)."""
+
+    def __init__(self, limit: int) -> None:
+        import asyncio
+
+        self._sem = asyncio.Semaphore(limit)
+
+    async def acquire(self) -> None:
+        await self._sem.acquire()
+
+    async def release(self) -> None:
+        self._sem.release()
+
+
+class RaySlots:
+    """``model_limit.Slots`` backed by a named semaphore actor every node can look up."""
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = handle
+
+    def acquire(self) -> None:
+        import ray
+
+        ray.get(self._handle.acquire.remote())
+
+    def release(self) -> None:
+        import ray
+
+        ray.get(self._handle.release.remote())
+
+
+def slots_name(run_id: str, provider: str) -> str:
+    return f"deskact-model-slots-{run_id}-{provider}"
+
+
+def cluster_slots(run_id: str, provider: str, limit: int) -> Slots:
+    """Looked up by each actor; the driver created the semaphore before any actor started."""
+    import ray
+
+    return RaySlots(ray.get_actor(slots_name(run_id, provider)))
+
+
+@dataclass
+class _Slot:
+    """One actor the driver hands tasks to."""
+
+    handle: Any
+    display: bool
+    worker_id: int
+    ready: Any = None
+    """ObjectRef of ``info()`` until the actor is up."""
+    info: ActorInfo | None = None
+    busy: bool = False
+
+
+@dataclass
+class _Flight:
+    slot: _Slot
+    task: Task
+    sent: float = field(default_factory=time.monotonic)
+
+
+class RayRun(Run):
+    """``Run`` with Ray actors as its workers; ``on_worker`` is told where each actor started."""
+
+    warm_kernels = False  # the driver runs no kernel
+
+    def __init__(self, config: Config, options: RunOptions,
+                 on_result: Callable[[TaskResult], None] | None = None,
+                 on_start: Callable[[int], None] | None = None,
+                 on_worker: Callable[[ActorInfo], None] | None = None,
+                 model_factory: Callable[[], Model] | None = None) -> None:
+        super().__init__(config, options, on_result, on_start)
+        self.on_worker = on_worker or (lambda info: None)
+        self.model_factory = model_factory
+        self.ray_costs: list[float] = []
+        """Seconds per task spent in Ray itself (driver round trip minus the actor's own time)."""
+        self.workers: list[ActorInfo] = []
+        self.placed: dict[str, ActorInfo] = {}
+        """Where each task last ran."""
+        self.run_id = uuid.uuid4().hex[:8]
+        self._slots: list[_Slot] = []
+        self._flights: dict[Any, _Flight] = {}
+        self.retried: dict[str, list[str]] = {}
+        """Why each rerun task's earlier attempts died."""
+        self._next_worker = 0
+        self._started_ray = False
+
+    # -- the cluster ------------------------------------------------------------
+
+    def _connect(self) -> Any:
+        ray = require_ray()
+        if ray.is_initialized():
+            return ray
+        address = self.config.runner.ray_address or os.environ.get("RAY_ADDRESS") or None
+        extra: dict[str, Any] = {}
+        if address is None:  # a local Ray for this run: offer displays if this machine can start them
+            extra = {"resources": node_resources(self.config, self.options.workers), "include_dashboard": False}
+        try:
+            ray.init(address=address, log_to_driver=False, configure_logging=False, **extra)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise DeskactError(f"runner.ray_address {address!r}: cannot join the Ray cluster: {exc}") from exc
+        self._started_ray = True
+        return ray
+
+    def _new_slot(self, ray: Any, display: bool) -> _Slot:
+        remote = ray.remote(TaskActor)
+        limits = self.config.models.max_concurrency
+        provider = provider_of(self.options.model)
+        slots = functools.partial(cluster_slots, self.run_id) if provider in limits else local_slots
+        options: dict[str, Any] = {
+            "num_cpus": self.config.runner.ray_worker_cpus,
+            "max_concurrency": 2,  # run() and interrupt() at once
+            "max_restarts": 0,  # a dead actor is replaced by the driver, which reruns its task
+            "scheduling_strategy": "SPREAD",
+            "runtime_env": {"env_vars": key_env(self.config)},
+        }
+        if display:
+            options["resources"] = {DISPLAY_RESOURCE: 1}
+        wid = self._next_worker
+        self._next_worker += 1
+        handle = remote.options(**options).remote(self.config, self.options.model, wid, display,
+                                                  self.model_factory, slots)
+        slot = _Slot(handle=handle, display=display, worker_id=wid, ready=handle.info.remote())
+        self._slots.append(slot)
+        return slot
+
+    def _make_semaphores(self, ray: Any) -> list[Any]:
+        provider = provider_of(self.options.model)
+        limit = self.config.models.max_concurrency.get(provider)
+        if limit is None:
+            return []
+        actor = ray.remote(_Semaphore).options(name=slots_name(self.run_id, provider), num_cpus=0,
+                                               max_concurrency=1000)
+        return [actor.remote(limit)]
+
+    # -- the run ---------------------------------------------------------------
+
+    def execute(self) -> list[TaskResult]:
+        self.prepare()
+        opts, done = self.options, self.done
+        skip = {tid for tid, r in done.items() if r.status in ("passed", "failed")}
+        todo = [t for t in self.tasks if t.id not in skip]
+        writer = ResultsWriter(opts.out / "results.jsonl")
+        results: list[TaskResult] = [done[t.id] for t in self.tasks if t.id in skip]
+
+        def record(res: TaskResult) -> None:
+            writer.write(res)
+            results.append(res)
+            self.on_result(res)
+
+        self.on_start(len(todo) + len(self.invalid))
+        for bad in self.invalid:
+            record(invalid_result(bad, opts.model))
+        previous = _install_sigterm()
+        ray = None
+        try:
+            if todo:
+                ray = self._connect()
+                self._check_room(ray, todo)
+                semaphores = self._make_semaphores(ray)
+                self._dispatch(ray, todo, record)
+                del semaphores
+        except KeyboardInterrupt:
+            self.interrupt()
+            if ray is not None:
+                self._drain(ray, record)
+            raise
+        finally:
+            if ray is not None:
+                self._close_actors(ray)
+                if self._started_ray:
+                    ray.shutdown()
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+            writer.close()
+        return results
+
+    def _check_room(self, ray: Any, todo: list[Task]) -> None:
+        visual = [t.id for t in todo if needs_display(t)]
+        if visual and not ray.cluster_resources().get(DISPLAY_RESOURCE):
+            some = ", ".join(visual[:3]) + (f" and {len(visual) - 3} more" if len(visual) > 3 else "")
+            raise DeskactError(
+                f"{len(visual)} task(s) need a display ({some}) but no node of the Ray cluster offers "
+                f"the {DISPLAY_RESOURCE} resource: start nodes with "
+                f"ray start ... --resources \"$(deskact ray-resources)\" (docs/distributed.md)")
+
+    def _dispatch(self, ray: Any, todo: list[Task], record: Callable[[TaskResult], None]) -> None:
+        visual = deque(t for t in todo if needs_display(t))
+        plain = deque(t for t in todo if not needs_display(t))
+        n = max(1, min(self.options.workers, len(todo)))
+        n_display = min(n, max(1, round(n * len(visual) / len(todo)))) if visual else 0
+        for i in range(n):
+            self._new_slot(ray, display=i < n_display)
+        attempts = self.retried
+        flights = self._flights
+        waiting_since = time.monotonic()
+
+        while (visual or plain or flights) and not self.stop.is_set():
+            for slot in self._slots:
+                if slot.info is None or slot.busy:
+                    continue
+                queue = visual if (slot.display and visual) else plain
+                if not queue:
+                    continue
+                task = queue.popleft()
+                slot.busy = True
+                self.placed[task.id] = slot.info
+                flights[slot.handle.run.remote(task)] = _Flight(slot, task)
+            starting = {s.ready: s for s in self._slots if s.ready is not None}
+            ready, _ = ray.wait([*flights, *starting], num_returns=1, timeout=0.5)
+            for ref in ready:
+                if ref in starting:
+                    self._actor_started(ray, starting[ref])
+                    continue
+                flight = flights.pop(ref)
+                flight.slot.busy = False
+                outcome = self._outcome(ray, ref, flight, attempts)
+                if outcome is None:  # actor gone: its task goes back to the front of its queue
+                    (visual if needs_display(flight.task) else plain).appendleft(flight.task)
+                elif outcome is not False:
+                    record(outcome)
+            if flights or ready:
+                waiting_since = time.monotonic()
+            elif time.monotonic() - waiting_since > ACTOR_START_TIMEOUT:
+                self._give_up(visual, plain, record)
+
+    def _actor_started(self, ray: Any, slot: _Slot) -> None:
+        try:
+            slot.info = ray.get(slot.ready)
+        except ray.exceptions.RayError as exc:
+            raise DeskactError(f"Ray worker {slot.worker_id} could not start: {_cause(exc)}") from exc
+        finally:
+            slot.ready = None
+        self.workers.append(slot.info)
+        with (self.options.out / "ray_workers.jsonl").open("a", encoding="utf-8") as f:
+            f.write(slot.info.model_dump_json() + "\n")
+        self.on_worker(slot.info)
+
+    def _outcome(self, ray: Any, ref: Any, flight: _Flight, attempts: dict[str, list[str]]) -> Any:
+        """The result to record, None to rerun the task, or False when it stopped (Ctrl-C)."""
+        task = flight.task
+        try:
+            shipped: Shipped = ray.get(ref)
+        except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
+                ray.exceptions.NodeDiedError, ray.exceptions.ObjectLostError) as exc:
+            where = flight.slot.info.host if flight.slot.info else "?"
+            cause = f"Ray worker {flight.slot.worker_id} on {where} died mid-task ({_cause(exc)})"
+            self._replace(ray, flight.slot)
+            tries = attempts.setdefault(task.id, [])
+            tries.append(cause)
+            if len(tries) <= self.config.runner.retries:
+                return None
+            msg = "; then ".join(tries)
+            return _error(task, self.options, f"{msg}; gave up after {len(tries)} attempts")
+        except ray.exceptions.RayError as exc:  # the actor lives, but the call itself failed
+            return _error(task, self.options, f"Ray call failed: {_cause(exc)}")
+        if shipped.stopped or shipped.result is None:
+            return False
+        self._write_trajectory(shipped)
+        self.ray_costs.append(max(0.0, time.monotonic() - flight.sent - shipped.actor_s))
+        result = shipped.result
+        if attempts.get(task.id):
+            note = f"ran again after: {'; '.join(attempts[task.id])}"
+            result.error = "; ".join(filter(None, [result.error, note])) if result.status == "error" else result.error
+        return result
+
+    def _write_trajectory(self, shipped: Shipped) -> None:
+        assert shipped.result is not None
+        folder = self.options.out / (shipped.result.trajectory or f"trajectories/{safe_name(shipped.result.task_id)}")
+        folder.mkdir(parents=True, exist_ok=True)
+        for rel, data in shipped.files.items():
+            path = folder / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        for rel, target in shipped.links.items():
+            link = folder / rel
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            link.symlink_to(target)
+
+    def _replace(self, ray: Any, dead: _Slot) -> None:
+        with contextlib.suppress(Exception):  # it is dead already
+            ray.kill(dead.handle, no_restart=True)
+        self._slots.remove(dead)
+        self._new_slot(ray, dead.display)
+
+    def _give_up(self, visual: deque[Task], plain: deque[Task], record: Callable[[TaskResult], None]) -> None:
+        kinds = "with the deskact_display resource " if visual else ""
+        why = f"no Ray worker {kinds}started within {ACTOR_START_TIMEOUT:.0f} s (does the cluster have room?)"
+        for queue in (visual, plain):
+            while queue:
+                record(_error(queue.popleft(), self.options, why))
+
+    def interrupt(self) -> None:
+        """Stop handing out tasks and interrupt the task running on every actor."""
+        self.stop.set()
+        for slot in self._slots:
+            with contextlib.suppress(Exception):  # best effort while stopping
+                slot.handle.interrupt.remote()
+
+    def _drain(self, ray: Any, record: Callable[[TaskResult], None]) -> None:
+        """After Ctrl-C: wait for the interrupted tasks (their cleanups run on the actors) and
+        record those that had finished anyway; the others are left for ``--resume``."""
+        deadline = time.monotonic() + STOP_TIMEOUT
+        while self._flights and time.monotonic() < deadline:
+            ready, _ = ray.wait(list(self._flights), num_returns=1, timeout=0.5)
+            for ref in ready:
+                flight = self._flights.pop(ref)
+                flight.slot.busy = False
+                try:
+                    shipped: Shipped = ray.get(ref)
+                except ray.exceptions.RayError:
+                    continue  # died while stopping: not finished, so not recorded
+                if not shipped.stopped and shipped.result is not None:
+                    self._write_trajectory(shipped)
+                    record(shipped.result)
+
+    def _close_actors(self, ray: Any) -> None:
+        """Each actor closes its worker (display, kernels, services), then is killed."""
+        closing = [s.handle.close.remote() for s in self._slots]
+        with contextlib.suppress(Exception):  # actors that died cannot close
+            ray.wait(closing, num_returns=len(closing), timeout=STOP_TIMEOUT)
+        for slot in self._slots:
+            with contextlib.suppress(Exception):
+                ray.kill(slot.handle, no_restart=True)
+        self._slots.clear()
+
+
+def needs_display(task: Task) -> bool:
+    """The rule TaskEnv uses to give a task a display."""
+    return task.visual or "gui" in task.toolkits
+
+
+def _cause(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    first = next((line for line in text if line.strip()), type(exc).__name__)
+    return f"{type(exc).__name__}: {first[:300]}"
+
+
+def _error(task: Task, options: RunOptions, why: str) -> TaskResult:
+    return TaskResult(task_id=task.id, suite=task.suite, tags=task.tags, status="error", model=options.model,
+                      error=why, feedback=why, source=task.source)
+
