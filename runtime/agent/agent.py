@@ -78,6 +78,9 @@ class EpisodeRecord(BaseModel):
     """What the agent printed in its last step that ran code (for answer.* judges)."""
 
 
+_OUTPUT_SLOT = "\x00deskact-output\x00"
+
+
 def output_text(result: ExecResult, max_chars: int) -> str:
     """The execution result as the model reads it (one rendering, shared with `deskact exec`)."""
     return result.for_model(max_chars)
@@ -210,7 +213,7 @@ class Episode:
         for msg in reversed(self.messages):
             if msg.images:
                 if seen >= keep:
-                    msg = Message(role=msg.role, text=msg.text + "\n[older screenshot removed]")
+                    msg = msg.without_images("[older screenshot removed]")
                 seen += len(msg.images)
             out.append(msg)
         return list(reversed(out))
@@ -238,8 +241,7 @@ class Episode:
         messages = self._trimmed_history()
         if self.record.plan:
             act = render("act", plan=self.record.plan, current=self._subtask)
-            messages = messages[:-1] + [Message(role="user", text=messages[-1].text + "\n\n" + act,
-                                                images=messages[-1].images)]
+            messages = messages[:-1] + [messages[-1].appended("\n\n" + act)]
         reply = self._ask(rec, messages)
         if reply is None:
             return None
@@ -268,10 +270,10 @@ class Episode:
             self.record.answer = result.stdout + (result.result or "")
         image = self._grab()
         rec.screenshot = image
-        text = render(
-            "observation", output=output_text(result, self.config.kernel.model_output_chars), note=rec.note,
-        )
-        self._push_user(text, image)
+        # The template places the output; the output itself is text and images in order.
+        before, _, after = render("observation", output=_OUTPUT_SLOT, note=rec.note).partition(_OUTPUT_SLOT)
+        parts = [before, *result.model_parts(self.config.kernel.model_output_chars), after]
+        self.messages.append(Message.of_parts("user", parts + ([image] if image else [])))
         if result.exited:
             self._finish("done")
         elif result.status == "timeout" and timeout < self.agent.step_timeout:

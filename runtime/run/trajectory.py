@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
 from ..agent.agent import EpisodeRecord, StepRecord
 from ..execution import Image
@@ -32,13 +34,22 @@ class TrajectoryWriter:
         if rec.result is not None:
             for i, img in enumerate(rec.result.images):
                 self.screenshot(f"step_{rec.index:03d}_output_{i}", img)
-        (self.folder / f"step_{rec.index:03d}.json").write_text(
-            rec.model_dump_json(indent=1, exclude={"result": {"images"}})
-        )
+        data = rec.model_dump(mode="json", exclude={"result": {"images"}})
+        _images_as_files(data.get("result"), rec.index)
+        (self.folder / f"step_{rec.index:03d}.json").write_text(json.dumps(data, indent=1))
 
     def episode(self, record: EpisodeRecord, extra: dict[str, object]) -> None:
         data = record.model_dump(mode="json", exclude={"steps": {"__all__": {"result": {"images"}}}})
+        for step in data["steps"]:
+            _images_as_files(step.get("result"), step["index"])
         data.update(extra)
-        import json
-
         (self.folder / "episode.json").write_text(json.dumps(data, indent=1))
+
+
+def _images_as_files(result: dict[str, Any] | None, index: int) -> None:
+    """Ordered image parts name their file (written beside the step, as ``step()`` names
+    it) instead of holding base64."""
+    images = [p for p in (result or {}).get("outputs") or [] if p.get("kind") == "image" and p.get("image")]
+    for i, part in enumerate(images):
+        ext = "png" if part["image"].get("media_type") == "image/png" else "jpg"
+        part["image"], part["file"] = None, f"step_{index:03d}_output_{i}.{ext}"

@@ -54,6 +54,7 @@ from . import kernel_forkserver, sandbox
 from . import sandbox as sandbox_module
 from .kernel_boot import CAPTURE_VAR, EXIT_NAME
 from .kernel_import_error import IMPORT_ERRORS, SYS_PATH_PROBE, describe_import_failure
+from .kernel_outputs import OrderedOutputs
 from .world import WORLD_PATH, World, agent_id, allocate_ids, world_wanted
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
@@ -153,6 +154,7 @@ class _Run:
         self.result_cap = k.capture_limit_bytes
         self.images: list[Image] = []
         self.images_dropped = 0
+        self.outputs = OrderedOutputs(2 * (k.capture_limit_bytes + 200), terminal_text)
         self.error: ExecError | None = None
         self.reply: dict[str, Any] | None = None
         self.idle = False
@@ -163,6 +165,7 @@ class _Run:
         self.stderr.clear()
         self.images.clear()
         self.images_dropped = 0
+        self.outputs.clear()
         self.clear_pending = False
 
     def _image(self, data: dict[str, Any]) -> bool:
@@ -174,6 +177,7 @@ class _Run:
                     self.images_dropped += 1
                 else:
                     self.images.append(Image(media_type=media, data=base64.b64decode(encoded)))
+                    self.outputs.image(self.images[-1])
                 return True
         return False
 
@@ -193,17 +197,23 @@ class _Run:
         if kind == "stream":
             # `!cmd` runs under a pty, which ends lines with \r\n.
             text = content.get("text", "").replace("\r\n", "\n")
-            (self.stderr if content.get("name") == "stderr" else self.stdout).write(text)
+            stream = "stderr" if content.get("name") == "stderr" else "stdout"
+            (self.stderr if stream == "stderr" else self.stdout).write(text)
+            self.outputs.text(stream, text)
         elif kind in ("display_data", "update_display_data", "execute_result"):
             data = content.get("data", {})
             has_image = self._image(data)
             text = data.get("text/plain")
             if kind == "execute_result":
                 self.result = text[: self.result_cap] if text is not None else None
+                if self.result is not None:
+                    self.outputs.text("result", self.result)
             elif text is not None and not has_image:
                 self.stdout.write(text + "\n")
+                self.outputs.text("stdout", text + "\n")
         elif kind == "error":
             self.error = _exec_error(content)
+            self.outputs.error(self.error)
 
     def to_result(self, status: str, restarted: bool, duration: float) -> ExecResult:
         error = self.error
@@ -213,8 +223,10 @@ class _Run:
                 exited, error = True, None
             elif error is None:
                 error = _exec_error(self.reply)
+                self.outputs.error(error)
         elif self.reply is not None and self.reply.get("status") == "aborted" and error is None:
             error = ExecError(ename="Aborted", evalue="the kernel aborted this request")
+            self.outputs.error(error)
         if status == "error" and exited:
             status = "ok"
         return ExecResult(
@@ -225,6 +237,7 @@ class _Run:
             error=error,
             images=self.images,
             images_dropped=self.images_dropped,
+            outputs=self.outputs.value(drop=lambda e: exited and e.ename == EXIT_NAME),
             restarted=restarted,
             exited=exited,
             duration_s=round(duration, 4),

@@ -125,8 +125,14 @@ class OutputLimit:
     cell and restores it afterwards, which would undo an instance patch.
     """
 
+    # The stream written last. ipykernel buffers stdout and stderr apart and flushes
+    # each on its own timer, so `print(a); print(b, file=sys.stderr)` could reach the
+    # host as b, a; flushing the previous stream when the writer switches keeps the order.
+    _last: Any = None
+
     def __init__(self, stream: Any, limit: int) -> None:
         base = type(stream)
+        self._stream = stream
         self._write = lambda text: base.write(stream, text)
         self.half = max(limit // 2, 1)
         self._lock = threading.Lock()
@@ -146,6 +152,10 @@ class OutputLimit:
 
     def write(self, text: str) -> int:
         n = len(text)
+        last = OutputLimit._last
+        if last is not None and last is not self._stream:
+            last.flush()
+        OutputLimit._last = self._stream
         with self._lock:
             if self.sent < self.half:
                 head = text[: self.half - self.sent]

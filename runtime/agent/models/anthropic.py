@@ -68,20 +68,23 @@ def _message(message: Message) -> dict[str, Any]:
     text = message.text
     if message.role == "assistant" and message.images:
         text = f"{text}\n{image_note(len(message.images))}"
-    # Images before the text, as Anthropic's vision guide recommends.
     if message.role == "user":
-        for image in message.images:
+        # In reading order (a plain turn puts its images first, as Anthropic's vision guide recommends).
+        for part in message.blocks():
+            if isinstance(part, str):
+                blocks.append({"type": "text", "text": part})
+                continue
             blocks.append(
                 {
                     "type": "image",
                     "source": {
                         "type": "base64",
-                        "media_type": image.media_type,
-                        "data": base64.b64encode(image.data).decode("ascii"),
+                        "media_type": part.media_type,
+                        "data": base64.b64encode(part.data).decode("ascii"),
                     },
                 }
             )
-    if text:
+    elif text:
         blocks.append({"type": "text", "text": text})
     if not blocks:
         # The API rejects empty content; an empty turn still has to hold its place.

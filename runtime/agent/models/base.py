@@ -14,11 +14,48 @@ if TYPE_CHECKING:
 
 
 class Message(BaseModel):
-    """One turn of the conversation. The system prompt is passed separately."""
+    """One turn of the conversation. The system prompt is passed separately.
+
+    ``parts`` holds text and images in the order the model should read them (an
+    observation: the output of the code, the images it displayed where it displayed
+    them, then the screenshot). Without ``parts`` a turn is its images, then its text.
+    ``text`` and ``images`` are always filled, for readers that want one or the other.
+    """
 
     role: Literal["user", "assistant"]
-    text: str
+    text: str = ""
     images: list[Image] = Field(default_factory=list)
+    parts: list[str | Image] | None = None
+
+    @classmethod
+    def of_parts(cls, role: Literal["user", "assistant"], parts: list[str | Image]) -> Message:
+        merged: list[str | Image] = []
+        for part in parts:
+            if isinstance(part, str) and merged and isinstance(merged[-1], str):
+                merged[-1] += part
+            elif not isinstance(part, str) or part:
+                merged.append(part)
+        return cls(role=role, parts=merged,
+                   text="".join(p if isinstance(p, str) else "[image]" for p in merged),
+                   images=[p for p in merged if not isinstance(p, str)])
+
+    def blocks(self) -> list[str | Image]:
+        """Text and images in reading order (what an adapter sends)."""
+        if self.parts is not None:
+            return list(self.parts)
+        return [*self.images, *([self.text] if self.text else [])]
+
+    def appended(self, text: str) -> Message:
+        """This turn with ``text`` added at its end."""
+        if self.parts is None:
+            return Message(role=self.role, text=self.text + text, images=self.images)
+        return Message.of_parts(self.role, [*self.parts, text])
+
+    def without_images(self, note: str) -> Message:
+        """This turn with each image replaced by ``note`` (old screenshots dropped from history)."""
+        if self.parts is None:
+            return Message(role=self.role, text=self.text + "\n" + note)
+        return Message.of_parts(self.role, [p if isinstance(p, str) else note for p in self.parts])
 
 
 class Usage(BaseModel):

@@ -127,10 +127,13 @@ def _content(types: ModuleType, message: Message) -> Any:
         if message.images:
             text = f"{text}\n{image_note(len(message.images))}"
     else:
+        blocks = message.blocks()
         parts.extend(
-            types.Part(inline_data=types.Blob(mime_type=image.media_type, data=image.data))
-            for image in message.images
+            types.Part(text=part) if isinstance(part, str)
+            else types.Part(inline_data=types.Blob(mime_type=part.media_type, data=part.data))
+            for part in blocks
         )
+        text = ""  # the blocks hold the text, in its place among the images
     if text or not parts:
         parts.append(types.Part(text=text or "(empty)"))
     return types.Content(role="model" if message.role == "assistant" else "user", parts=parts)

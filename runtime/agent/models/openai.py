@@ -85,14 +85,13 @@ def _message(message: Message) -> dict[str, Any]:
             text = f"{text}\n{image_note(len(message.images))}"
         return {"role": message.role, "content": text}
     parts: list[dict[str, Any]] = [
+        {"type": "text", "text": part} if isinstance(part, str) else
         {
             "type": "image_url",
             "image_url": {
-                "url": f"data:{image.media_type};base64,{base64.b64encode(image.data).decode('ascii')}"
+                "url": f"data:{part.media_type};base64,{base64.b64encode(part.data).decode('ascii')}"
             },
         }
-        for image in message.images
+        for part in message.blocks()
     ]
-    if message.text:
-        parts.append({"type": "text", "text": message.text})
     return {"role": "user", "content": parts}
