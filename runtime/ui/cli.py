@@ -90,21 +90,24 @@ def run_cmd(
     strategy: str | None = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
     sandbox: str | None = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
+    backend: str | None = typer.Option(None, "--backend", help="thread (this machine) or ray (a Ray cluster; docs/distributed.md)."),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
-    from ..run.runner import Run, RunOptions, default_out_dir
+    from ..run.ray_backend import make_run
+    from ..run.runner import RunOptions, default_out_dir
     from .views import print_summary, progress_bar
 
     check_workers(workers)
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
-                          world__keep=keep_worlds or None)
+                          world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume)
-        runner = Run(cfg, opts)
+        runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")
@@ -245,6 +248,19 @@ def doctor_cmd(config: Path | None = ConfigOpt) -> None:
         table.add_row(c.capability, c.item, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail, c.fix)
     Console().print(table)
     Console().print(world_verdict(checks), markup=False, highlight=False)
+
+
+@app.command("ray-resources")
+def ray_resources_cmd(
+    displays: int = typer.Option(4, "--displays", help="Display workers this node may hold at once."),
+    config: Path | None = ConfigOpt,
+) -> None:
+    """Print the Ray resources JSON for this node: ray start --resources "$(deskact ray-resources)"."""
+    import json
+
+    from ..run.ray_backend import node_resources
+
+    print(json.dumps(node_resources(config_from(config), displays)))
 
 
 toolkit_app = typer.Typer(help="Toolkits: the helpers preloaded into the agent's kernel.", no_args_is_help=True)
