@@ -46,6 +46,10 @@ class ActorInfo(BaseModel):
     pid: int
     display: bool
 
+    def describe(self) -> str:
+        kind = "display + API tasks" if self.display else "API tasks"
+        return f"ray worker {self.worker_id} on {self.host} (node {self.node_id[:8]}, pid {self.pid}): {kind}"
+
 
 class Shipped(BaseModel):
     """What one ``run`` call sends back: the result and its trajectory, or that it stopped."""

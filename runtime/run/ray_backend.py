@@ -406,6 +406,18 @@ class RayRun(Run):
         self._slots.clear()
 
 
+def make_run(config: Config, options: RunOptions,
+             on_worker: Callable[[ActorInfo], None] | None = None) -> Run:
+    """The run ``runner.backend`` asks for (the thread backend needs no Ray installed)."""
+    if config.runner.backend == "ray":
+        require_ray()
+        return RayRun(config, options, on_worker=on_worker)
+    if config.runner.ray_address:
+        raise DeskactError(f"runner.ray_address {config.runner.ray_address!r} is set but runner.backend is "
+                           "thread: pass --backend ray to run on that cluster")
+    return Run(config, options)
+
+
 def needs_display(task: Task) -> bool:
     """The rule TaskEnv uses to give a task a display."""
     return task.visual or "gui" in task.toolkits
