@@ -26,7 +26,8 @@ from ..config import Config
 from ..errors import DeskactError, TaskError
 from ..world import kernel
 from .model_limit import limit_model
-from .results import ResultsWriter, TaskResult, latest_by_task, read_results
+from .epochs import EPOCH
+from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
 from .trajectory import TrajectoryWriter, safe_name
@@ -42,6 +43,8 @@ class RunOptions(BaseModel):
     workers: int = 1
     tasks_glob: str | None = None
     resume: bool = False
+    epochs: int = 1
+    """Run each task this many times (results carry the epoch; the report shows pass@k)."""
 
 
 class Stop(Exception):
@@ -53,12 +56,13 @@ def default_out_dir(config: Config) -> Path:
 
 
 def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threading.Event,
-             active: dict[int, TaskEnv] | None = None) -> TaskResult:
+             active: dict[int, TaskEnv] | None = None, epoch: int = 1, epochs: int = 1) -> TaskResult:
     """Run one task start to finish; every failure becomes a result, never an exception."""
     started = time.monotonic()
-    folder = out / "trajectories" / safe_name(task.id)
+    EPOCH.set(epoch)
+    folder = out / "trajectories" / (safe_name(task.id) + (f"@{epoch}" if epochs > 1 else ""))
     traj = TrajectoryWriter(folder)
-    result = TaskResult(task_id=task.id, suite=task.suite, tags=task.tags, status="error",
+    result = TaskResult(task_id=task.id, epoch=epoch, suite=task.suite, tags=task.tags, status="error",
                         model=model.name, trajectory=str(folder.relative_to(out)), source=task.source)
     env: TaskEnv | None = None
     try:
@@ -168,6 +172,8 @@ class Run:
         self.tasks: list[Task] = []
         self.invalid: list[InvalidTask] = []
         self.done: dict[str, TaskResult] = {}
+        """--resume: the last result of each task (of each epoch: ``self.attempts``)."""
+        self.attempts: dict[tuple[str, int], TaskResult] = {}
 
     def prepare(self) -> None:
         """Everything a user can get wrong, checked before any task runs (and any progress shows).
@@ -186,7 +192,8 @@ class Run:
         self.tasks = select(loaded.tasks, opts.tasks_glob)
         self.invalid = [b for b in loaded.invalid if not opts.tasks_glob or matches(b.task_id or "", opts.tasks_glob)]
         results_path = opts.out / "results.jsonl"
-        self.done = latest_by_task(read_results(results_path)) if opts.resume else {}
+        earlier = read_results(results_path) if opts.resume else []
+        self.done, self.attempts = latest_by_task(earlier), latest_by_attempt(earlier)
         if not opts.resume and results_path.exists() and results_path.stat().st_size:
             raise DeskactError(f"{results_path} already holds results: use --resume or another --out")
         make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
@@ -194,14 +201,16 @@ class Run:
 
     def execute(self) -> list[TaskResult]:
         self.prepare()
-        opts, tasks, done = self.options, self.tasks, self.done
+        opts, tasks, done = self.options, self.tasks, self.attempts
         results_path = opts.out / "results.jsonl"
-        skip = {tid for tid, r in done.items() if r.status in ("passed", "failed")}
-        todo = [t for t in tasks if t.id not in skip]
+        skip = {key for key, r in done.items() if r.status in ("passed", "failed")}
+        # Epoch-major: every task's first epoch comes before any task's second.
+        todo = [(t, e) for e in range(1, opts.epochs + 1) for t in tasks if (t.id, e) not in skip]
 
         writer = ResultsWriter(results_path)
         lock = threading.Lock()
-        results: list[TaskResult] = [done[t.id] for t in tasks if t.id in skip]
+        results: list[TaskResult] = [done[(t.id, e)] for e in range(1, opts.epochs + 1) for t in tasks
+                                     if (t.id, e) in skip]
 
         def record(res: TaskResult) -> None:
             with lock:
@@ -213,7 +222,7 @@ class Run:
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
 
-        work: queue.Queue[Task] = queue.Queue()
+        work: queue.Queue[tuple[Task, int]] = queue.Queue()
         for t in todo:
             work.put(t)
         failures: list[BaseException] = []
@@ -224,11 +233,12 @@ class Run:
                     model = limit_model(make_model(opts.model, self.config), self.config)
                     while not self.stop.is_set():
                         try:
-                            task = work.get_nowait()
+                            task, epoch = work.get_nowait()
                         except queue.Empty:
                             return
                         try:
-                            record(run_task(task, worker, model, opts.out, self.stop, self.active))
+                            record(run_task(task, worker, model, opts.out, self.stop, self.active,
+                                            epoch, opts.epochs))
                         except Stop:
                             return
             except BaseException as exc:  # noqa: BLE001 - surfaced by the main thread

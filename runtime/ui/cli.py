@@ -92,6 +92,7 @@ def run_cmd(
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     backend: str | None = typer.Option(None, "--backend", help="thread (this machine) or ray (a Ray cluster; docs/distributed.md)."),
     address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
+    epochs: int = typer.Option(1, "--epochs", help="Run each task N times; the summary and report show pass@k and the spread."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
@@ -100,13 +101,15 @@ def run_cmd(
     from .views import print_summary, progress_bar
 
     check_workers(workers)
+    if epochs < 1:
+        fail(DeskactError(f"--epochs {epochs}: must be at least 1 (how many times each task runs)"))
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
                           world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
-                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume)
+                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs)
         runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:

@@ -15,7 +15,8 @@ from pydantic import BaseModel, Field
 
 from ...agent.agent import StepRecord
 from ...errors import DeskactError
-from ...run.results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
+from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
+from ...run.results import SummaryRow, TaskResult, latest_by_attempt, read_results, summarize
 from ...run.trajectory import safe_name
 from .pricing import cost_of
 
@@ -55,6 +56,9 @@ class RunData(BaseModel):
     by_suite: list[GroupRow]
     by_tag: list[GroupRow]
     models: list[str]
+    epoch_tasks: list[TaskEpochs] = Field(default_factory=list)
+    """Per task pass@k and spread; empty unless some task ran more than one epoch."""
+    epoch_suites: list[SuiteEpochs] = Field(default_factory=list)
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -62,15 +66,18 @@ def load_run(run_dir: Path) -> RunData:
     results_path = run_dir / "results.jsonl"
     if not results_path.is_file():
         raise DeskactError(f"{results_path}: no such file (is {run_dir} a deskact run folder?)")
-    results = list(latest_by_task(read_results(results_path)).values())
-    tasks = [_task_view(run_dir, r) for r in sorted(results, key=lambda r: (r.suite, r.task_id))]
-    costs = {t.result.task_id: t.cost_usd for t in tasks}
+    results = list(latest_by_attempt(read_results(results_path)).values())  # every epoch of every task
+    tasks = [_task_view(run_dir, r) for r in sorted(results, key=lambda r: (r.suite, r.task_id, r.epoch))]
+    costs = {(t.result.task_id, t.result.epoch): t.cost_usd for t in tasks}
+    per_task = task_epochs(results) if has_epochs(results) else []
     return RunData(
         run_dir=run_dir,
         tasks=tasks,
         by_suite=[_group(row, results, costs, "suite") for row in summarize(results, "suite")],
         by_tag=[_group(row, results, costs, "tag") for row in summarize(results, "tag")],
         models=sorted({r.model for r in results if r.model}),
+        epoch_tasks=per_task,
+        epoch_suites=suite_epochs(per_task, results) if per_task else [],
     )
 
 
@@ -81,14 +88,16 @@ def _members(row: SummaryRow, results: list[TaskResult], by: str) -> list[TaskRe
     return [r for r in results if row.group in (r.tags or ["(untagged)"])]
 
 
-def _group(row: SummaryRow, results: list[TaskResult], costs: dict[str, float | None], by: str) -> GroupRow:
-    values = [costs[r.task_id] for r in _members(row, results, by)]
+def _group(row: SummaryRow, results: list[TaskResult], costs: dict[tuple[str, int], float | None],
+           by: str) -> GroupRow:
+    values = [costs[(r.task_id, r.epoch)] for r in _members(row, results, by)]
     total = None if any(v is None for v in values) else sum(v for v in values if v is not None)
     return GroupRow(row=row, cost_usd=total)
 
 
 def _task_view(run_dir: Path, result: TaskResult) -> TaskView:
-    view = TaskView(result=result, page=f"task-{safe_name(result.task_id)}.html",
+    epoch = f"@{result.epoch}" if result.epoch > 1 else ""
+    view = TaskView(result=result, page=f"task-{safe_name(result.task_id)}{epoch}.html",
                     cost_usd=cost_of(result.model, result.tokens))
     if not result.trajectory:
         return view
