@@ -4,5 +4,7 @@ from . import answer, data, docx, files, image, pptx, shell, windows, xlsx  # no
 from . import extra_text, extra_xlsx  # noqa: F401  (files.same_text, xlsx.numbers)
 from . import extra_gui  # noqa: F401  (windows.geometry, windows.state)
 from . import google  # noqa: F401  (google.* judges)
+from . import site  # noqa: F401  (site.state)
 from . import process, system  # noqa: F401  (process.*, users.*, groups.*, packages.*)
 from . import xlsx_compare  # noqa: F401  (xlsx.compare)
+from . import files_stat  # noqa: F401  (files.stat)

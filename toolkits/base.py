@@ -163,6 +163,7 @@ def describe(name: str, obj: Any) -> str:
 _BUILTIN = {
     "gui": "deskact.toolkits.gui:toolkit",
     "google": "deskact.toolkits.google:toolkit",
+    "web": "deskact.toolkits.web:toolkit",
 }
 
 
