@@ -46,15 +46,16 @@ def document_text(doc: Any) -> str:
 @judge("docx.text", one_of=("equals", "contains", "regex"))
 def docx_text(
     ctx: StepContext, path: str, equals: str | None = None, contains: str | None = None,
-    regex: Regex | None = None,
+    regex: Regex | None = None, keep_blank: bool = False,
 ) -> Verdict:
-    """The document's text (paragraphs joined by newlines, then tables) equals/contains/matches."""
+    """The document's text (paragraphs joined by newlines, then tables) equals/contains/matches.
+    ``equals`` ignores empty paragraphs unless ``keep_blank`` (then an emptied paragraph counts)."""
     try:
         p, doc = _open(ctx, path)
     except _Missing as exc:
         return Verdict.fail(str(exc))
     text = document_text(doc)
-    if equals is not None:  # blank paragraphs are layout, not content
+    if equals is not None and not keep_blank:  # blank paragraphs are layout, not content
         text = "\n".join(line for line in text.split("\n") if line.strip())
         equals = "\n".join(line for line in normalize(equals).split("\n") if line.strip())
     return check_text(f"the text of {p.name}", text, equals, contains, regex)

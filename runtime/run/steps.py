@@ -77,6 +77,9 @@ class StepContext:
     """The suite's ``gold/`` folder (reference files for judges); never mounted into the sandbox."""
     world: Any = None
     """The task's world (``runtime.world.World``) when it has one: run commands in it, reach its files."""
+    reset_at: float | None = None
+    """Wall-clock time (``time.time()``) when the reset steps ended: files changed later were changed
+    by the agent (``files.stat``'s ``modified``)."""
 
     def path(self, value: str | Path) -> Path:
         """A step's path param as a host path: relative ones against the workspace, absolute ones as the

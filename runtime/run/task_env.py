@@ -39,6 +39,7 @@ class TaskEnv:
         self.kept_world: Path | None = None
         """The world's directory when ``world.keep`` (``--keep-worlds``) keeps it after cleanup."""
         self._cleaned = False
+        self.reset_at: float | None = None
 
     # -- lifecycle ------------------------------------------------------------
 
@@ -57,6 +58,7 @@ class TaskEnv:
             except Exception as exc:
                 raise DeskactError(f"reset step `{step.name}` failed: {type(exc).__name__}: {exc}") from exc
         self.times.reset = time.monotonic() - start
+        self.reset_at = time.time()
 
     def context(self, answer: str = "") -> StepContext:
         assert self.workspace is not None, "reset() first"
@@ -72,6 +74,7 @@ class TaskEnv:
             config=self.config,
             task_id=self.task.id,
             world=getattr(self.session, "world", None),
+            reset_at=self.reset_at,
         )
 
     def expand(self, text: str) -> str:

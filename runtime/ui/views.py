@@ -10,6 +10,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..run.epochs import has_epochs, suite_epochs, task_epochs
 from ..run.results import SummaryRow, TaskResult, summarize
 
 
@@ -57,3 +58,26 @@ def print_summary(console: Console, results: list[TaskResult]) -> None:
     console.print(summary_table(summarize(results, "suite"), "By suite"))
     if any(r.tags for r in results):
         console.print(summary_table(summarize(results, "tag"), "By tag"))
+    if has_epochs(results):
+        print_epochs(console, results)
+
+
+def print_epochs(console: Console, results: list[TaskResult]) -> None:
+    """pass@k and spread per suite and per task (a run with --epochs above 1)."""
+    tasks = task_epochs(results)
+    suites = suite_epochs(tasks, results)
+    table = Table(title="Epochs by suite (pass@1 = mean reward)")
+    ks = list(suites[0].pass_at)
+    for col in ("suite", "tasks", "epochs", *(f"pass@{k}" for k in ks), "success per epoch", "spread (sd)"):
+        table.add_column(col, justify="left" if col in ("suite", "success per epoch") else "right")
+    for s in suites:
+        table.add_row(s.suite, str(s.tasks), str(s.n), *(f"{s.pass_at[k]:.1%}" for k in ks),
+                      ", ".join(f"{r:.0%}" for r in s.epoch_rates), f"{s.spread:.3f}")
+    console.print(table)
+    per_task = Table(title="Epochs by task")
+    for col in ("task", "passed", "rewards", "pass@k", "spread (sd)"):
+        per_task.add_column(col, justify="right" if col in ("passed", "spread (sd)") else "left")
+    for t in tasks:
+        per_task.add_row(t.task_id, f"{t.passed}/{t.n}", " ".join(map(str, t.rewards)),
+                         ", ".join(f"@{k} {v:.3f}" for k, v in t.pass_at.items()), f"{t.spread:.3f}")
+    console.print(per_task)

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ...errors import DeskactError
+from ...run.epochs import SuiteEpochs, has_epochs, suite_epochs, task_epochs
 from ...run.results import SummaryRow, TaskResult, latest_by_task, read_results, summarize
 
 
@@ -38,6 +39,9 @@ class CompareResult(BaseModel):
     only_b: list[str] = Field(default_factory=list)
     by_suite: list[SummaryPair] = Field(default_factory=list)
     by_tag: list[SummaryPair] = Field(default_factory=list)
+    epochs_a: list[SuiteEpochs] = Field(default_factory=list)
+    """pass@k and spread per suite of run A (empty unless it ran tasks more than once)."""
+    epochs_b: list[SuiteEpochs] = Field(default_factory=list)
 
     @property
     def fixed(self) -> list[ChangedTask]:
@@ -76,7 +80,29 @@ def compare_runs(a: Path, b: Path) -> CompareResult:
         only_a=sorted(set(ra) - set(rb)), only_b=sorted(set(rb) - set(ra)),
         by_suite=_pairs(summarize(va, "suite"), summarize(vb, "suite")),
         by_tag=_pairs(summarize(va, "tag"), summarize(vb, "tag")),
+        epochs_a=_epochs(a), epochs_b=_epochs(b),
     )
+
+
+def _epochs(run_dir: Path) -> list[SuiteEpochs]:
+    results = read_results(Path(run_dir) / "results.jsonl")
+    return suite_epochs(task_epochs(results), results) if has_epochs(results) else []
+
+
+def _print_epochs(console: Console, result: CompareResult) -> None:
+    a, b = {s.suite: s for s in result.epochs_a}, {s.suite: s for s in result.epochs_b}
+    table = Table(title="Epochs by suite (pass@1 = mean reward; k = epochs)")
+    for col in ("suite", "pass@1 A/B", "pass@k A/B", "spread A/B"):
+        table.add_column(col)
+    for suite in sorted(set(a) | set(b)):
+        sa, sb = a.get(suite), b.get(suite)
+
+        def pair(get: object) -> str:
+            return "/".join(get(s) if s else "-" for s in (sa, sb))  # type: ignore[operator]
+
+        table.add_row(suite, pair(lambda s: f"{s.pass_at[1]:.1%}"),
+                      pair(lambda s: f"@{s.n} {s.pass_at[s.n]:.1%}"), pair(lambda s: f"{s.spread:.3f}"))
+    console.print(table)
 
 
 def _cell(row: SummaryRow | None) -> str:
@@ -117,6 +143,8 @@ def print_compare(console: Console, result: CompareResult) -> None:
             steps = f"{p.a.mean_steps if p.a else 0:.1f}/{p.b.mean_steps if p.b else 0:.1f}"
             table.add_row(p.group, _cell(p.a), _cell(p.b), _delta(p), errors, steps)
         console.print(table)
+    if result.epochs_a or result.epochs_b:
+        _print_epochs(console, result)
     for label, ids in (("only in A", result.only_a), ("only in B", result.only_b)):
         if ids:
             console.print(f"{label} ({len(ids)}): {', '.join(ids)}")

@@ -1,0 +1,96 @@
+"""config.value: one setting of an INI, TOML, JSON or YAML file, found by its key path.
+
+Checking a config file's text with a regex breaks on harmless edits (quotes,
+spacing, key order, comments); parsing it and looking up ``section.key``
+judges the setting itself.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from ..reset_scripts._common import clip, shown
+from ..runtime.run.steps import StepContext, Verdict, judge
+from ._common import Regex
+
+Format = Literal["auto", "ini", "toml", "json", "yaml"]
+_BY_SUFFIX = {".ini": "ini", ".cfg": "ini", ".conf": "ini", ".toml": "toml", ".json": "json",
+              ".yaml": "yaml", ".yml": "yaml"}
+
+
+def parse_config(text: str, fmt: str) -> Any:
+    """The file as nested dicts/lists. INI sections become dicts; keys before any section are top level."""
+    if fmt == "toml":
+        return tomllib.loads(text)
+    if fmt == "json":
+        return json.loads(text)
+    if fmt == "yaml":
+        return yaml.safe_load(text)
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
+    parser.read_string("[__top__]\n" + text)
+    top = dict(parser["__top__"])
+    return {**top, **{s: dict(parser[s]) for s in parser.sections() if s != "__top__"}}
+
+
+def lookup(doc: Any, key: list[str]) -> tuple[bool, Any]:
+    for part in key:
+        if isinstance(doc, dict) and part in doc:
+            doc = doc[part]
+        elif isinstance(doc, list) and re.fullmatch(r"-?\d+", part) and -len(doc) <= int(part) < len(doc):
+            doc = doc[int(part)]
+        else:
+            return False, None
+    return True, doc
+
+
+def same_setting(actual: Any, expected: Any, typed: bool) -> bool:
+    """Typed formats compare exactly (true is not "true", 3 == 3.0); INI values, all text, compare
+    as text, with booleans as configparser reads them (yes/on/1/true)."""
+    if not typed and isinstance(actual, str) and not isinstance(expected, str):
+        if isinstance(expected, bool):
+            return configparser.ConfigParser.BOOLEAN_STATES.get(actual.strip().lower()) is expected
+        return actual.strip() == str(expected)
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return type(actual) is type(expected) and actual == expected
+    return bool(actual == expected)
+
+
+@judge("config.value", one_of=("equals", "contains", "regex", "exists"))
+def config_value(ctx: StepContext, path: str, key: str | list[str], equals: Any = None,
+                 contains: str | None = None, regex: Regex | None = None, exists: bool | None = None,
+                 format: Format = "auto") -> Verdict:
+    """The setting at ``key`` ("section.name", "database.ports.0", or a list of parts for keys with
+    dots) of the INI/TOML/JSON/YAML file ``path`` (format from the extension, or ``format``)
+    equals ``equals``, contains ``contains``, matches ``regex``, or ``exists`` (true/false)."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{shown(ctx, p)} should be a config file but does not exist")
+    fmt = format if format != "auto" else _BY_SUFFIX.get(Path(path).suffix.lower(), "ini")
+    parts = key.split(".") if isinstance(key, str) else key
+    try:
+        doc = parse_config(p.read_text(encoding="utf-8", errors="replace"), fmt)
+    except (ValueError, configparser.Error, yaml.YAMLError) as exc:
+        return Verdict.fail(f"{shown(ctx, p)} is not valid {fmt.upper()}: {clip(str(exc), 160)}")
+    found, value = lookup(doc, parts)
+    name = f"{shown(ctx, p)} setting {'.'.join(parts)}"
+    if exists is not None:
+        return (Verdict.ok if found == exists else Verdict.fail)(
+            f"{name} {'exists' if found else 'does not exist'}" + (f" (= {clip(value, 80)})" if found else ""))
+    if not found:
+        return Verdict.fail(f"{name} does not exist")
+    if equals is not None:
+        ok, want = same_setting(value, equals, typed=fmt != "ini"), f"be {clip(equals, 80)}"
+    elif contains is not None:
+        ok, want = contains in str(value), f"contain {clip(contains, 80)}"
+    else:
+        ok, want = re.search(regex or "", str(value)) is not None, f"match /{regex}/"
+    return Verdict.ok(f"{name} is {clip(value, 80)}") if ok else Verdict.fail(
+        f"{name} should {want} but is {clip(value, 120)}", actual=str(value)[:500])

@@ -1,0 +1,85 @@
+"""files.stat and config.value: right files pass, near misses fail with feedback naming the difference."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import replace
+
+import pytest
+from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
+
+
+def j(name: str, ctx: StepContext, **params: object) -> Verdict:
+    v = run_judge(name, params, ctx)
+    assert not v.error, v.feedback
+    return v
+
+
+def test_stat_size_mode_and_owner(ctx: StepContext) -> None:
+    p = ctx.workspace / "export.csv"
+    p.write_text("a,b\n1,2\n")
+    p.chmod(0o640)
+    assert j("files.stat", ctx, path="export.csv", size=8, mode="0640").passed
+    assert j("files.stat", ctx, path="export.csv", min_size=1, max_size=100).passed
+    v = j("files.stat", ctx, path="export.csv", size=9, mode="0644")
+    assert not v.passed and "is 8 bytes, not 9" in v.feedback and "has mode 0640, not 0644" in v.feedback
+    assert "less than 100" in j("files.stat", ctx, path="export.csv", min_size=100).feedback
+    me = __import__("pwd").getpwuid(os.getuid()).pw_name
+    assert j("files.stat", ctx, path="export.csv", owner=me).passed
+    assert not j("files.stat", ctx, path="export.csv", owner="nobody").passed
+    assert "does not exist" in j("files.stat", ctx, path="none.csv", size=1).feedback
+
+
+def test_stat_modified_after_the_reset(ctx: StepContext) -> None:
+    old = ctx.workspace / "old.txt"
+    old.write_text("from the reset")
+    os.utime(old, (time.time() - 60, time.time() - 60))
+    after = replace(ctx, reset_at=time.time() - 1)
+    new = ctx.workspace / "new.txt"
+    new.write_text("by the agent")
+    assert j("files.stat", after, path="new.txt", modified=True).passed
+    assert j("files.stat", after, path="old.txt", modified=False).passed
+    v = j("files.stat", after, path="old.txt", modified=True)
+    assert not v.passed and "before the reset ended" in v.feedback
+    assert not j("files.stat", after, path="new.txt", modified=False).passed
+    assert run_judge("files.stat", {"path": "new.txt", "modified": True}, ctx).error  # no reset time known
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("app.ini", "debug = no\n[server]\nport = 9090\nhost = 0.0.0.0\n[db]\nhost = db.internal\n"),
+    ("app.toml", 'debug = false\n[server]\nport = 9090\nhost = "0.0.0.0"\n[db]\nhost = "db.internal"\n'),
+    ("app.json", '{"debug": false, "server": {"port": 9090, "host": "0.0.0.0"}, "db": {"host": "db.internal"}}'),
+    ("app.yaml", "debug: false\nserver:\n  port: 9090\n  host: 0.0.0.0\ndb:\n  host: db.internal\n"),
+])
+def test_config_value_in_every_format(ctx: StepContext, name: str, text: str) -> None:
+    (ctx.workspace / name).write_text(text)
+    assert j("config.value", ctx, path=name, key="server.port", equals=9090).passed
+    assert j("config.value", ctx, path=name, key="db.host", equals="db.internal").passed
+    assert j("config.value", ctx, path=name, key=["db", "host"], regex=r"\.internal$").passed
+    assert j("config.value", ctx, path=name, key="server.tls", exists=False).passed
+    v = j("config.value", ctx, path=name, key="server.port", equals=9000)
+    assert not v.passed and "server.port should be 9000 but is" in v.feedback and "9090" in v.feedback
+    v = j("config.value", ctx, path=name, key="db.host", equals="localhost")  # the wrong section's host
+    assert not v.passed
+    assert not j("config.value", ctx, path=name, key="database.host", equals="db.internal").passed
+
+
+def test_config_value_types_lists_and_bad_files(ctx: StepContext) -> None:
+    (ctx.workspace / "c.json").write_text('{"on": "true", "ports": [80, 443]}')
+    assert not j("config.value", ctx, path="c.json", key="on", equals=True).passed  # a string is not a boolean
+    assert j("config.value", ctx, path="c.json", key="ports.1", equals=443).passed
+    assert not j("config.value", ctx, path="c.json", key="ports.2", exists=True).passed
+    (ctx.workspace / "broken.toml").write_text("port = = 1\n")
+    assert "is not valid TOML" in j("config.value", ctx, path="broken.toml", key="port", equals=1).feedback
+    (ctx.workspace / "settings").write_text('{"a": 1}')
+    assert j("config.value", ctx, path="settings", key="a", equals=1, format="json").passed
+    with pytest.raises(ValueError, match="exactly one of"):
+        lookup("judge", "config.value").validate({"path": "a.ini", "key": "x"})
+
+
+def test_ini_booleans_read_like_configparser(ctx: StepContext) -> None:
+    (ctx.workspace / "a.ini").write_text("[x]\ndebug = no\nverbose = On\n")
+    assert j("config.value", ctx, path="a.ini", key="x.debug", equals=False).passed
+    assert j("config.value", ctx, path="a.ini", key="x.verbose", equals=True).passed
+    assert not j("config.value", ctx, path="a.ini", key="x.debug", equals=True).passed
