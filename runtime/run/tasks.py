@@ -81,6 +81,9 @@ class Task(BaseModel):
     """A solution: what the ``reference`` model replies with."""
     counterexamples: list[Counterexample] = Field(default_factory=list)
     """Wrong solutions that must get reward 0 (``deskact validate`` runs each one)."""
+    imported_from: str | None = None
+    """Set by ``deskact import``: the source task (e.g. ``osworld:os/<uuid>``); such a task has no
+    reference until someone writes one, and ``deskact validate`` says so."""
 
     suite: str = ""
     """Set by the loader: the suite folder's name."""

@@ -50,6 +50,7 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
     checked: set[str] = set()
     passes = [("reference", 1, tasks_glob), ("noop", 0, tasks_glob)] + ([("explore", 0, tasks_glob)] if explore else [])
     passes += counterexample_passes(paths, tasks_glob)
+    unreferenced = without_reference(paths, tasks_glob)
     for model, want, pattern in passes:
         opts = RunOptions(paths=paths, model=model, out=base / model.replace("/", "-"), workers=workers,
                           tasks_glob=pattern)
@@ -60,11 +61,21 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
             checked.add(res.task_id)
             if res.status in ("error", "invalid") or res.reward != want:
                 detail = res.error or res.feedback or f"finish_reason={res.finish_reason}"
+                if model == "reference" and res.task_id in unreferenced:
+                    detail = unreferenced[res.task_id]
                 if res.status not in ("error", "invalid") and want == 0:
                     detail = FAILS_WITH.get(model) or counterexample_passed(paths, res.task_id, model)
                 problems.append(Problem(task_id=res.task_id, model=model, status=res.status,
                                         reward=res.reward, detail=detail))
     return problems, len(checked)
+
+
+def without_reference(paths: list[str], tasks_glob: str | None) -> dict[str, str]:
+    """Task id -> why it cannot pass the reference pass: it has no reference (imported ones say from where)."""
+    return {
+        t.id: "has no reference" + (f" (imported from {t.imported_from}: write one by hand)" if t.imported_from else "")
+        for t in select(load_tasks(paths).tasks, tasks_glob) if not (t.reference or "").strip()
+    }
 
 
 def counterexample_passes(paths: list[str], tasks_glob: str | None) -> list[tuple[str, int, str]]:

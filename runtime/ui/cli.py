@@ -327,6 +327,10 @@ def google_login_cmd(
     console.print(f"token saved to {path}; set google.backend: google to use it")
 
 
+from .import_cmd import import_app  # noqa: E402  (deskact import osworld|agentstudio)
+
+app.add_typer(import_app, name="import")
+
 display_app = typer.Typer(help="Virtual X displays.", no_args_is_help=True)
 app.add_typer(display_app, name="display")
 
