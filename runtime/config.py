@@ -105,6 +105,9 @@ class DisplayConfig(Section):
     """Serve virtual displays with x11vnc on 127.0.0.1 so a person can watch (no password: loopback only)."""
     vnc_port: int | None = None
     """x11vnc port; null = a free port (printed by ``deskact display up``)."""
+    vnc_web: bool = False
+    """Also show each VNC display in a browser: noVNC served by websockify on 127.0.0.1, its address
+    printed per worker (implies vnc; ``deskact run --watch`` turns it on)."""
 
 
 class ObservationConfig(Section):

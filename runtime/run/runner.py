@@ -166,6 +166,8 @@ class Run:
         self.config, self.options = config, options
         self.on_result = on_result or (lambda r: None)
         self.on_start = on_start or (lambda n: None)
+        self.on_display: Callable[[int, object], None] = lambda worker_id, display: None
+        """Called as a worker's display starts (``run --watch`` prints its VNC and browser addresses)."""
         self.stop = threading.Event()
         self.active: dict[int, TaskEnv] = {}
         self.prepared = False
@@ -229,7 +231,7 @@ class Run:
 
         def worker_main(worker_id: int) -> None:
             try:
-                with Worker(self.config, worker_id) as worker:
+                with Worker(self.config, worker_id, on_display=self.on_display) as worker:
                     model = limit_model(make_model(opts.model, self.config), self.config)
                     while not self.stop.is_set():
                         try:

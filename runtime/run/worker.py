@@ -12,6 +12,7 @@ import os
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,12 @@ from ..world.base import PACKAGE_ROOT
 
 
 class Worker:
-    def __init__(self, config: Config, worker_id: int = 0) -> None:
+    def __init__(self, config: Config, worker_id: int = 0,
+                 on_display: Callable[[int, Any], None] | None = None) -> None:
         self.config = config
         self.worker_id = worker_id
+        self.on_display = on_display
+        """Told (worker id, display) when this worker's display starts: where a person can watch it."""
         self._stack = ExitStack()
         # Re-entrant: pool() holds it while starting the services its toolkits need (service()).
         self._lock = threading.RLock()
@@ -79,6 +83,8 @@ class Worker:
                 self._display = open_display(self.config)
                 if self._display is not None:
                     self._stack.callback(self._display.stop)
+                    if self.on_display is not None:
+                        self.on_display(self.worker_id, self._display)
                 self._display_started = True
             elif self._display is not None:
                 self._display.heal()  # the last task's apps may have made openbox exit

@@ -190,6 +190,7 @@ class Display:
         start_timeout: float = 15.0,
         vnc: bool = False,
         vnc_port: int | None = None,
+        vnc_web: bool = False,
         mode: Literal["virtual", "attach"] = "virtual",
         name: str | None = None,
     ) -> None:
@@ -198,6 +199,9 @@ class Display:
         self.start_timeout = start_timeout
         self.vnc = vnc
         self.vnc_port = vnc_port
+        self.vnc_web = vnc_web
+        self.web_port: int | None = None
+        """Port of the noVNC page (``vnc_web``), chosen when it starts."""
         self.mode = mode
         self.name: str = name or ""
         """The DISPLAY value, e.g. ``:3`` (set once started)."""
@@ -214,6 +218,7 @@ class Display:
             "start_timeout": config.start_timeout,
             "vnc": config.vnc,
             "vnc_port": config.vnc_port,
+            "vnc_web": config.vnc_web,
         }
         fields.update(overrides)
         if config.mode == "attach":
@@ -232,8 +237,10 @@ class Display:
             self._start_xvfb()
             if self.window_manager:
                 self._start_wm()
-            if self.vnc:
+            if self.vnc or self.vnc_web:
                 self._start_vnc()
+            if self.vnc_web:
+                self._start_web()
         except BaseException:
             self.stop()
             raise
@@ -244,7 +251,7 @@ class Display:
     def stop(self) -> None:
         """Stop everything this display started (VNC, window manager, Xvfb). Idempotent."""
         # Reverse start order: clients before the server, so they exit cleanly.
-        for key in ("vnc", "wm", "xvfb"):
+        for key in ("web", "vnc", "wm", "xvfb"):
             proc = self._procs.pop(key, None)
             if proc is not None:
                 _kill_group(proc)
@@ -298,7 +305,14 @@ class Display:
 
     @property
     def vnc_url(self) -> str | None:
-        return f"vnc://127.0.0.1:{self.vnc_port}" if self.vnc and self.vnc_port else None
+        return f"vnc://127.0.0.1:{self.vnc_port}" if "vnc" in self._procs and self.vnc_port else None
+
+    @property
+    def web_url(self) -> str | None:
+        """The noVNC page showing this display in a browser (``vnc_web``), or None."""
+        from .vnc_web import page_url
+
+        return page_url(self.web_port) if "web" in self._procs and self.web_port else None
 
     # -- steps ---------------------------------------------------------------------
 
@@ -402,6 +416,16 @@ class Display:
 
         self._wait_until(f"x11vnc listens on 127.0.0.1:{port}", listening, proc)
 
+    def _start_web(self) -> None:
+        from .vnc_web import listening, websockify_argv
+
+        assert self.vnc_port is not None
+        self.web_port = _free_port()
+        proc = _spawn(websockify_argv(self.web_port, self.vnc_port), self._child_env())
+        self._procs["web"] = proc
+        port = self.web_port
+        self._wait_until(f"websockify (noVNC) listens on 127.0.0.1:{port}", lambda: listening(port), proc)
+
     @staticmethod
     def _try(fn: Any, *args: Any) -> bool:
         try:
@@ -459,6 +483,8 @@ def serve_until_interrupted(config: DisplayConfig, out: Any = None) -> None:
             if display.vnc_url:
                 print(f"VNC: {display.vnc_url} (loopback only; e.g. vncviewer 127.0.0.1::{display.vnc_port})",
                       file=sys.stderr)
+            if display.web_url:
+                print(f"watch in a browser: {display.web_url}", file=sys.stderr)
             print("Ctrl-C stops it.", file=sys.stderr, flush=True)
             try:
                 while not stop.wait(0.5):

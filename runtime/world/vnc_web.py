@@ -1,0 +1,46 @@
+"""A display's VNC server shown in a browser: noVNC's page and a WebSocket bridge, by websockify.
+
+x11vnc speaks RFB over TCP; a browser speaks WebSocket. Debian's ``websockify``
+bridges the two and, with ``--web``, also serves noVNC's static page (package
+``novnc``, in /usr/share/novnc), so one loopback port gives a page that shows
+the display with nothing to install in the browser. Both bind 127.0.0.1 only:
+there is no VNC password (see docs/viewer.md).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+from pathlib import Path
+
+from ..errors import DisplayError
+
+NOVNC_DIRS = (Path("/usr/share/novnc"), Path("/usr/share/webapps/novnc"))
+# view_only: a person watching must not type into an agent's run by accident;
+# resize=scale: the whole screen fits the browser window.
+PAGE = "vnc.html?autoconnect=1&view_only=1&resize=scale&reconnect=1"
+
+
+def novnc_dir() -> Path:
+    for path in NOVNC_DIRS:
+        if (path / "vnc.html").is_file():
+            return path
+    raise DisplayError("watching a display in the browser needs noVNC (apt-get install novnc websockify)")
+
+
+def websockify_argv(web_port: int, vnc_port: int) -> list[str]:
+    """The command that serves noVNC on 127.0.0.1:web_port and bridges it to 127.0.0.1:vnc_port."""
+    exe = shutil.which("websockify")
+    if exe is None:
+        raise DisplayError("watching a display in the browser needs websockify (apt-get install websockify)")
+    return [exe, "--web", str(novnc_dir()), f"127.0.0.1:{web_port}", f"127.0.0.1:{vnc_port}"]
+
+
+def page_url(web_port: int) -> str:
+    return f"http://127.0.0.1:{web_port}/{PAGE}"
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
