@@ -9,3 +9,5 @@ from . import process, system  # noqa: F401  (process.*, users.*, groups.*, pack
 from . import xlsx_compare  # noqa: F401  (xlsx.compare)
 from . import files_stat  # noqa: F401  (files.stat)
 from . import config_value  # noqa: F401  (config.value)
+from . import browser  # noqa: F401  (browser.* judges)
+from . import xlsx_format  # noqa: F401  (xlsx.format, xlsx.validation)
