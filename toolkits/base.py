@@ -164,6 +164,7 @@ _BUILTIN = {
     "gui": "deskact.toolkits.gui:toolkit",
     "google": "deskact.toolkits.google:toolkit",
     "web": "deskact.toolkits.web:toolkit",
+    "browser": "deskact.toolkits.browser:toolkit",
 }
 
 

@@ -28,8 +28,11 @@ class PhaseTimes(BaseModel):
 class TaskResult(BaseModel):
     """One finished task. Appended to results.jsonl and flushed as the task ends."""
 
-    schema_version: int = 1
+    schema_version: int = 2
+    """2 added ``epoch`` (a version-1 line reads as epoch 1)."""
     task_id: str
+    epoch: int = 1
+    """Which repetition of the task this is (``deskact run --epochs N``), from 1."""
     suite: str
     tags: list[str] = Field(default_factory=list)
     status: Status
@@ -70,6 +73,11 @@ def read_results(path: Path) -> list[TaskResult]:
 def latest_by_task(results: Iterable[TaskResult]) -> dict[str, TaskResult]:
     """The last result written for each task (a resumed run may have retried errors)."""
     return {r.task_id: r for r in results}
+
+
+def latest_by_attempt(results: Iterable[TaskResult]) -> dict[tuple[str, int], TaskResult]:
+    """The last result written for each (task, epoch): what a resumed ``--epochs`` run keys on."""
+    return {(r.task_id, r.epoch): r for r in results}
 
 
 class SummaryRow(BaseModel):

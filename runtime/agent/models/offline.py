@@ -133,22 +133,32 @@ def explore_code(instruction: str) -> str:
 
 
 class Scripted(Model):
-    """Replies from a fixed list, in order; each episode starts from the top."""
+    """Replies from a fixed list, in order; each episode starts from the top.
+
+    With several scripts (``epochs:`` in the file), epoch e of a ``--epochs`` run
+    replays script ``(e - 1) % len(scripts)``: a deterministic mix of outcomes.
+    """
 
     code_only = False  # a script may well hold plans and reflections
 
-    def __init__(self, replies: list[str], name: str = "scripted", source: str = "script"):
+    def __init__(self, replies: list[str], name: str = "scripted", source: str = "script",
+                 scripts: list[list[str]] | None = None):
         self.name = name
         self.source = source
-        self.replies = list(replies)
+        self.scripts = scripts or [list(replies)]
+        self.replies = list(self.scripts[0])
         self._next = 0
 
     @classmethod
     def from_file(cls, path: str | Path) -> Scripted:
         path = Path(path)
-        return cls(load_script(path), name=f"scripted/{path}", source=str(path))
+        scripts = load_scripts(path)
+        return cls(scripts[0], name=f"scripted/{path}", source=str(path), scripts=scripts)
 
     def start_episode(self, task: Task) -> None:
+        from ...run.epochs import EPOCH  # the runner sets it in the thread running the task
+
+        self.replies = self.scripts[(EPOCH.get() - 1) % len(self.scripts)]
         self._next = 0
 
     def reply(self, system: str, messages: list[Message]) -> ModelReply:
@@ -160,6 +170,22 @@ class Scripted(Model):
         text = self.replies[self._next]
         self._next += 1
         return _timed(text, started)
+
+
+def load_scripts(path: Path) -> list[list[str]]:
+    """One script per epoch from a YAML mapping ``epochs: [[replies...], ...]``, else the one script."""
+    if path.suffix.lower() != ".jsonl" and path.is_file():
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError:
+            data = None  # load_script reports it
+        if isinstance(data, dict) and "epochs" in data:
+            epochs = data["epochs"]
+            if not isinstance(epochs, list) or not epochs or not all(isinstance(e, list) for e in epochs):
+                raise ModelError(f"{path}: `epochs` must be a non-empty list of reply lists")
+            return [[_reply_of(item, f"{path}: epochs[{e}] item {i}") for i, item in enumerate(script, start=1)]
+                    for e, script in enumerate(epochs)]
+    return [load_script(path)]
 
 
 def load_script(path: Path) -> list[str]:

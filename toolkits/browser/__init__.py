@@ -1,0 +1,30 @@
+"""The browser toolkit: the task's Chromium, driven over the DevTools protocol.
+
+In the kernel: ``browser`` (``api.py``), Playwright connected over CDP to the
+Chromium that runs in the task's world. On the host: the ``browser.*`` reset
+steps and judges (``reset_scripts/browser.py``, ``judges/browser.py``), which
+reach the same Chromium through the world's network namespace (``cdp.py``).
+"""
+
+from __future__ import annotations
+
+from ..base import Toolkit
+from .api import EXPORTS
+
+SUMMARY = """\
+The Chromium window on the screen, through its pages: `browser` opens URLs, lists and switches
+tabs, reads a page's text and accessibility tree, clicks and fills by CSS selector, by text or by
+label, queries the DOM and takes page screenshots. It acts on the tab the window shows. There is
+no internet: only pages the task serves (or files) load; anything else fails at once."""
+
+toolkit = Toolkit(
+    name="browser",
+    module="deskact.toolkits.browser.api",
+    exports=EXPORTS,
+    summary=SUMMARY,
+    plugins=["deskact.reset_scripts.browser", "deskact.judges.browser"],
+    # The API module imports only the standard library at import time (Playwright on first use).
+    fork_imports=["deskact.toolkits.browser.api"],
+)
+
+__all__ = ["toolkit"]

@@ -1,0 +1,306 @@
+"""Kernel side of the browser toolkit: the task's Chromium through Playwright over DevTools.
+
+The task's Chromium (started by the ``browser.open`` reset step, or by
+``browser.launch()``) listens on a loopback port of the world that it writes
+into its profile's ``DevToolsActivePort``; Playwright connects to it with
+``connect_over_cdp`` (no browser of its own is downloaded or started).
+
+Playwright's sync API refuses to run where an asyncio loop is running, and
+ipykernel runs every cell inside one; so one daemon thread owns Playwright and
+every call is handed to it. Nothing starts at import: the thread, the driver
+and the connection come with the first call.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from . import chromium
+
+EXPORTS = ["browser"]
+ACTION_TIMEOUT_MS = 10_000
+NAVIGATION_TIMEOUT_MS = 20_000
+
+
+def _profile() -> Path:
+    """The task's profile: in the world's /tmp, or (no world) the host's per-display one."""
+    world = Path(chromium.PROFILE_IN_WORLD)
+    if world.exists():
+        return world
+    return Path(chromium.host_mode_profile(os.environ.get("DISPLAY")))
+
+
+class BrowserError(RuntimeError):
+    """A browser call could not be done; the message says what was there instead."""
+
+
+class Browser:
+    """The Chromium window on the screen, driven through the page (DOM) instead of pixels.
+
+    Tabs are numbered from 0 in the window's order; calls act on the active tab (the
+    one shown). Selectors are CSS (``"#id"``, ``"button.primary"``) or Playwright
+    selectors (``"text=Save"``, ``"role=button[name='OK']"``); they see inside shadow DOM.
+    Actions wait up to 10 s for their element and raise ``BrowserError`` if it never comes.
+    The gui toolkit (mouse, keyboard, screen) works on the same window.
+    """
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+        self._pw: Any = None
+        self._browser: Any = None
+
+    # -- plumbing: everything Playwright runs on its own thread ------------------------
+
+    def _run(self, fn: Any, *args: Any) -> Any:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-browser")
+        return self._pool.submit(self._guarded, fn, *args).result()
+
+    def _guarded(self, fn: Any, *args: Any) -> Any:
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            return fn(*args)
+        except PlaywrightError as exc:
+            message = str(exc).split("\nCall log:", 1)[0].strip()
+            raise BrowserError(message) from None
+
+    def _connect(self) -> Any:
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        port = self._port()
+        if port is None:
+            raise BrowserError("no browser is running in this task; start one with browser.launch()")
+        if self._pw is None:
+            from playwright.sync_api import sync_playwright
+
+            self._pw = sync_playwright().start()
+        self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
+        return self._browser
+
+    @staticmethod
+    def _port() -> int | None:
+        try:
+            port = int((_profile() / chromium.PORT_FILE).read_text().split("\n", 1)[0])
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/json/version", timeout=5).read()
+            return port
+        except (OSError, ValueError):
+            return None
+
+    def _pages(self) -> list[Any]:
+        browser = self._connect()
+        pages = [p for ctx in browser.contexts for p in ctx.pages]
+        if not pages:
+            raise BrowserError("the browser has no open tab; open one with browser.new_tab(url)")
+        return pages
+
+    def _page(self) -> Any:
+        """The tab shown in the window (the user may have switched with the mouse)."""
+        pages = self._pages()
+        for page in pages:
+            try:
+                if page.evaluate("document.visibilityState") == "visible":
+                    return self._ready(page)
+            except Exception:  # noqa: BLE001 - a tab mid-navigation: try the next
+                continue
+        return self._ready(pages[-1])
+
+    @staticmethod
+    def _ready(page: Any) -> Any:
+        page.set_default_timeout(ACTION_TIMEOUT_MS)
+        page.set_default_navigation_timeout(NAVIGATION_TIMEOUT_MS)
+        return page
+
+    def _locator(self, page: Any, selector: str | None, text: str | None, label: str | None = None,
+                 exact: bool = False) -> Any:
+        given = [k for k, v in (("selector", selector), ("text", text), ("label", label)) if v is not None]
+        if len(given) != 1:
+            raise BrowserError(f"give exactly one of selector, text or label (got {given or 'none'})")
+        if selector is not None:
+            loc = page.locator(selector)
+        elif text is not None:
+            loc = page.get_by_text(text, exact=exact)
+        else:
+            loc = page.get_by_label(label, exact=exact)
+        count = loc.count()
+        if count == 0:
+            loc.first.wait_for(state="attached")  # waits, then raises with Playwright's reason
+            return loc.first
+        return loc.first if count > 1 else loc
+
+    # -- starting ---------------------------------------------------------------------
+
+    def launch(self, url: str = "about:blank", timeout: float = 30) -> None:
+        """Start Chromium on the screen (only needed when the task did not start one)."""
+        if self._port() is not None:
+            raise BrowserError("a browser is already running; use browser.open(url) or browser.new_tab(url)")
+        profile = _profile()
+        size = os.environ.get("DESKACT_SCREEN_SIZE", "1280x800").split("x")
+        argv = chromium.argv(str(profile), [url], int(size[0]), int(size[1]))
+        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        chromium._wait_port(profile, proc, timeout)
+
+    # -- navigation and tabs ----------------------------------------------------------
+
+    def open(self, url: str) -> str:
+        """Load ``url`` in the active tab and wait for it; returns the page title."""
+        def go() -> str:
+            page = self._page()
+            page.goto(url, wait_until="load")
+            return page.title()
+        return self._run(go)
+
+    def new_tab(self, url: str = "about:blank") -> int:
+        """Open ``url`` in a new tab, make it the active one; returns its tab number."""
+        def go() -> int:
+            pages = self._pages()
+            page = self._ready(pages[0].context.new_page())
+            if url != "about:blank":
+                page.goto(url, wait_until="load")
+            page.bring_to_front()
+            return self._pages().index(page)
+        return self._run(go)
+
+    def tabs(self) -> list[dict[str, Any]]:
+        """Every tab as ``{"index", "title", "url", "active"}``."""
+        def look() -> list[dict[str, Any]]:
+            pages = self._pages()
+            active = self._page()
+            return [{"index": i, "title": p.title(), "url": p.url, "active": p is active} for i, p in enumerate(pages)]
+        return self._run(look)
+
+    def switch(self, tab: int | str) -> dict[str, Any]:
+        """Make a tab the active one: by number, or the first whose title or URL contains ``tab``."""
+        def go() -> dict[str, Any]:
+            pages = self._pages()
+            if isinstance(tab, int):
+                if not 0 <= tab < len(pages):
+                    raise BrowserError(f"there is no tab {tab}; tabs are 0..{len(pages) - 1}")
+                page = pages[tab]
+            else:
+                found = [p for p in pages if tab.lower() in p.title().lower() or tab.lower() in p.url.lower()]
+                if not found:
+                    raise BrowserError(f"no tab's title or URL contains {tab!r}; tabs: "
+                                       + "; ".join(f"{i}: {p.title()} <{p.url}>" for i, p in enumerate(pages)))
+                page = found[0]
+            page.bring_to_front()
+            return {"index": pages.index(page), "title": page.title(), "url": page.url}
+        return self._run(go)
+
+    def close_tab(self, tab: int | None = None) -> None:
+        """Close tab number ``tab`` (default: the active one)."""
+        def go() -> None:
+            pages = self._pages()
+            page = self._page() if tab is None else pages[tab]
+            page.close()
+        self._run(go)
+
+    def back(self) -> str:
+        """Go back in the active tab's history; returns the URL now shown."""
+        return self._run(lambda: (p := self._page()).go_back() and p.url or self._page().url)
+
+    def reload(self) -> None:
+        """Reload the active tab."""
+        self._run(lambda: self._page().reload())
+
+    @property
+    def url(self) -> str:
+        """The active tab's URL."""
+        return self._run(lambda: self._page().url)
+
+    @property
+    def title(self) -> str:
+        """The active tab's title."""
+        return self._run(lambda: self._page().title())
+
+    # -- reading ----------------------------------------------------------------------
+
+    def text(self, selector: str | None = None) -> str:
+        """The visible text of the page (or of the first element matching ``selector``)."""
+        return self._run(lambda: self._page().locator(selector or "body").first.inner_text())
+
+    def accessibility(self, selector: str | None = None) -> str:
+        """The accessibility tree of the page (or of an element) as indented YAML: roles, names,
+        values and states, e.g. ``- button "Save"`` or ``- textbox "Email": a@b.c``."""
+        return self._run(lambda: self._page().locator(selector or "body").first.aria_snapshot())
+
+    def query(self, selector: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Elements matching a CSS selector: ``{"tag", "text", "attrs", "value", "checked", "visible"}``."""
+        script = """(els, limit) => els.slice(0, limit).map(e => ({
+            tag: e.tagName.toLowerCase(), text: (e.innerText || e.textContent || '').trim().slice(0, 300),
+            attrs: Object.fromEntries([...e.attributes].map(a => [a.name, a.value])),
+            value: 'value' in e ? e.value : null, checked: 'checked' in e ? e.checked : null,
+            visible: !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)}))"""
+        return self._run(lambda: self._page().locator(selector).evaluate_all(script, limit))
+
+    def evaluate(self, script: str) -> Any:
+        """Run JavaScript in the active tab and return its (JSON) value, e.g. ``"document.title"``."""
+        return self._run(lambda: self._page().evaluate(script))
+
+    def screenshot(self, full_page: bool = False) -> Any:
+        """A PIL image of the active tab's page (not the window around it)."""
+        from PIL import Image
+
+        data = self._run(lambda: self._page().screenshot(full_page=full_page))
+        return Image.open(io.BytesIO(data))
+
+    # -- acting -----------------------------------------------------------------------
+
+    def click(self, selector: str | None = None, *, text: str | None = None, exact: bool = False) -> None:
+        """Click the element matching ``selector``, or the one whose text contains ``text``
+        (``exact=True``: equals it); waits for navigation it starts to commit."""
+        self._run(lambda: self._locator(self._page(), selector, text, exact=exact).click())
+
+    def fill(self, value: str, selector: str | None = None, *, label: str | None = None,
+             exact: bool = False) -> None:
+        """Type ``value`` into the input matching ``selector`` or labelled ``label`` (replacing its text)."""
+        self._run(lambda: self._locator(self._page(), selector, None, label, exact).fill(value))
+
+    def select(self, option: str, selector: str | None = None, *, label: str | None = None) -> None:
+        """Choose ``option`` (its value or visible text) in a ``<select>``."""
+        self._run(lambda: self._locator(self._page(), selector, None, label).select_option(option))
+
+    def check(self, selector: str | None = None, *, label: str | None = None, checked: bool = True) -> None:
+        """Tick (or with ``checked=False`` untick) a checkbox or radio button."""
+        self._run(lambda: self._locator(self._page(), selector, None, label).set_checked(checked))
+
+    def press(self, key: str) -> None:
+        """Press a key in the page, e.g. ``"Enter"``, ``"Control+A"``."""
+        self._run(lambda: self._page().keyboard.press(key))
+
+    def wait_for(self, text: str | None = None, selector: str | None = None, timeout: float = 10) -> None:
+        """Wait until ``text`` or an element matching ``selector`` is visible in the active tab."""
+        def go() -> None:
+            loc = self._locator(self._page(), selector, text)
+            loc.wait_for(state="visible", timeout=timeout * 1000)
+        self._run(go)
+
+    def download(self, selector: str | None = None, *, text: str | None = None, to: str | None = None,
+                 timeout: float = 30) -> str:
+        """Click a link or button that downloads a file, wait for it and save it at ``to``
+        (default: ``~/Downloads/<its name>``); returns the saved path."""
+        def go() -> str:
+            page = self._page()
+            with page.expect_download(timeout=timeout * 1000) as info:
+                self._locator(page, selector, text).click()
+            download = info.value
+            target = Path(to or Path.home() / "Downloads" / download.suggested_filename).expanduser()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            download.save_as(str(target))
+            return str(target)
+        return self._run(go)
+
+    def __repr__(self) -> str:
+        return "<browser: the task's Chromium (browser.tabs(), browser.text(), browser.click(...))>"
+
+
+browser = Browser()
+
+__all__ = ["Browser", "BrowserError", "browser"]

@@ -1,0 +1,147 @@
+"""Chromium for one task: flags, a template profile, start in the task's world, stop.
+
+Host side only (reset steps, judges). Chromium runs in the task's world as the
+agent, on the worker's display, with its profile in the world's own /tmp. It
+listens for DevTools on a port of the world's loopback (``--remote-debugging-port=0``:
+Chromium picks a free one and writes it to ``DevToolsActivePort`` in the profile),
+which the kernel reaches directly and host judges reach through the world's
+network namespace (``cdp.py``).
+
+A fresh profile is slow to make (~1 s: Chromium creates dozens of databases at
+its first start), so one template is initialised per process and copied into
+each world (~0.25 s start instead).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+PROFILE_IN_WORLD = "/tmp/deskact-chromium"
+"""Where a world's Chromium keeps its profile (the world's own /tmp; the kernel finds it here)."""
+PORT_FILE = "DevToolsActivePort"
+
+# No request leaves for Google's services (the world's network is loopback only anyway, but an
+# unanswered lookup must not cost time): no first-run UI, no sync, no component updates, no
+# field trials, no safe-browsing or translate pings, no keyring (no D-Bus session here).
+FLAGS = [
+    "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-breakpad",
+    "--disable-crash-reporter", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
+    "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,"
+    "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DialMediaRouteProvider",
+    "--metrics-recording-only", "--no-pings", "--password-store=basic", "--use-mock-keychain",
+    "--disable-gpu", "--no-sandbox",  # the world is the sandbox; Chromium's own needs setuid or userns
+    "--test-type",  # no "unsupported flag --no-sandbox" bar over every page
+    "--remote-debugging-port=0", "--remote-allow-origins=*",
+    "--window-position=0,0",
+]
+
+
+def host_mode_profile(display: str | None) -> str:
+    """The profile of a browser run without a world, one per display (notebooks, tests)."""
+    tag = (display or ":0").lstrip(":").split(".")[0] or "0"
+    return f"{tempfile.gettempdir()}/deskact-chromium-{os.getuid()}-{tag}"
+
+
+def binary() -> str:
+    """Debian's Chromium (the binary itself: its /usr/bin wrapper only adds a shell's start-up)."""
+    for candidate in ("/usr/lib/chromium/chromium", shutil.which("chromium") or "", shutil.which("chromium-browser") or ""):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise FileNotFoundError("Chromium is not installed (apt-get install chromium)")
+
+
+def argv(profile: str, urls: list[str], width: int, height: int) -> list[str]:
+    return [binary(), f"--user-data-dir={profile}", *FLAGS, f"--window-size={width},{height}", *urls]
+
+
+def env(profile: str) -> dict[str, str]:
+    """Chromium keeps its crash database and disk cache under XDG folders of $HOME (the task's
+    workspace): they go into the profile folder instead, out of the agent's files."""
+    return {"XDG_CONFIG_HOME": f"{profile}/xdg-config", "XDG_CACHE_HOME": f"{profile}/xdg-cache"}
+
+
+def _wait_port(profile: Path, proc: subprocess.Popen[bytes], timeout: float) -> int:
+    """The DevTools port once Chromium wrote it; raises if it exits or takes longer than ``timeout``."""
+    deadline = time.monotonic() + timeout
+    port_file = profile / PORT_FILE
+    while True:
+        try:
+            text = port_file.read_text()
+            if "\n" in text:
+                return int(text.split("\n", 1)[0])
+        except (OSError, ValueError):
+            pass
+        if proc.poll() is not None:
+            raise RuntimeError(f"Chromium exited with {proc.returncode} before DevTools was ready")
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"Chromium did not open DevTools within {timeout:g} s")
+        time.sleep(0.01)
+
+
+def scrub(profile: Path) -> None:
+    """Remove what ties a profile to the Chromium that last ran it (its lock, its port)."""
+    for name in ("SingletonLock", "SingletonSocket", "SingletonCookie", PORT_FILE):
+        try:
+            (profile / name).unlink()
+        except FileNotFoundError:
+            pass
+
+
+@lru_cache(maxsize=1)
+def template_profile() -> Path:
+    """A profile Chromium initialised once in this process (headless, on the host, nothing
+    opened): copied into each task's world. Its caches are dropped (they hold nothing yet)."""
+    template = Path(tempfile.mkdtemp(prefix="deskact-chromium-template-"))
+    proc = subprocess.Popen([*argv(str(template), ["about:blank"], 800, 600), "--headless=new"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        _wait_port(template, proc, timeout=60)
+        time.sleep(0.5)  # the profile's databases are created just after DevTools opens
+    finally:
+        proc.send_signal(signal.SIGTERM)  # a clean exit writes Preferences and Local State
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+    scrub(template)
+    for cache in ("Default/DawnWebGPUCache", "Default/DawnGraphiteCache", "Default/GPUCache", "GrShaderCache",
+                  "GraphiteDawnCache", "ShaderCache", "component_crx_cache", "Crash Reports"):
+        shutil.rmtree(template / cache, ignore_errors=True)
+    return template
+
+
+def edit_json(path: Path, change: Any) -> None:
+    """Load a profile JSON file (an empty dict if absent), let ``change(data)`` edit it, write it."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def set_pref(prefs: dict[str, Any], dotted: str, value: Any) -> None:
+    """``prefs["a"]["b"]["c"] = value`` for ``a.b.c``, making the levels on the way."""
+    *parents, last = dotted.split(".")
+    node = prefs
+    for key in parents:
+        node = node.setdefault(key, {})
+    node[last] = value
+
+
+def get_pref(prefs: dict[str, Any], dotted: str) -> Any:
+    node: Any = prefs
+    for key in dotted.split("."):
+        if not isinstance(node, dict) or key not in node:
+            raise KeyError(dotted)
+        node = node[key]
+    return node
