@@ -1,0 +1,86 @@
+"""deskact import agentstudio over real AgentStudio task files (tests/runtime/importers/fixtures/agentstudio)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from deskact.runtime.importers import ImportOptions, ImportReport
+from deskact.runtime.importers.agentstudio import RECIPIENT, import_agentstudio, text
+from deskact.runtime.importers.common import SUITE_FILE, ImportError_, Untranslatable
+from deskact.runtime.run.tasks import load_tasks
+
+TASKS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks"
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, ImportReport]:
+    out = tmp_path_factory.mktemp("agentstudio-suite")
+    return out, import_agentstudio(TASKS, ImportOptions(out=out))
+
+
+def _tasks(out: Path) -> dict[str, dict]:
+    return {t["id"]: t for t in yaml.safe_load((out / SUITE_FILE).read_text())["tasks"]}
+
+
+def test_fixture_set_has_ten_or_more_tasks() -> None:
+    assert len(list(TASKS.rglob("*.json"))) >= 10
+
+
+def test_every_task_converted_or_reported(imported: tuple[Path, ImportReport]) -> None:
+    out, report = imported
+    assert len(report.converted) + len(report.skipped) == len(list(TASKS.rglob("*.json")))
+    assert len(report.converted) >= 8 and all(s.reasons for s in report.skipped)
+    loaded = load_tasks([out])
+    assert not loaded.invalid, [str(i) for i in loaded.invalid]
+    assert all(t.imported_from and t.imported_from.startswith("agentstudio:") and not t.reference
+               for t in loaded.tasks)
+
+
+def test_filesystem_task_translation(imported: tuple[Path, ImportReport]) -> None:
+    task = _tasks(imported[0])["agentstudio-os-1485713f"]
+    assert task["instruction"] == "Increment the number in 'count.txt' in '${WORKSPACE}/tmp/data/' by 1."
+    assert task["reset"][-1] == {"files.write": {"path": "${WORKSPACE}/tmp/data/count.txt", "content": "1"}}
+    assert task["judge"] == [{"files.content": {"path": "${WORKSPACE}/tmp/data/count.txt", "equals": "2"}}]
+    assert task["cleanup"] == [{"files.remove": {"path": "${WORKSPACE}/tmp"}}]
+    size = _tasks(imported[0])["agentstudio-os-0d5f7fef"]["judge"][0]["shell.output"]
+    assert size == {"cmd": 'stat -c %s "${WORKSPACE}/tmp/reports/summary.txt"', "equals": "1024\n"}
+
+
+def test_calendar_task_starts_from_an_empty_account(imported: tuple[Path, ImportReport]) -> None:
+    out, report = imported
+    task = _tasks(out)["agentstudio-google-calendar-2dc4cf42"]
+    assert task["toolkits"] == ["google"] and task["reset"][0] == {"google.reset": {}}
+    assert task["reset"][1]["google.calendar_events"]["events"][0]["start"] == "2024-02-15T15:00:00Z"
+    assert task["judge"][0]["google.event_exists"]["description_contains"] == "Please prepare the Q1 reports"
+    notes = {c.task_id: c.notes for c in report.converted}[task["id"]]
+    assert any("clear_calendar dropped" in n for n in notes)
+
+
+def test_reasons(imported: tuple[Path, ImportReport]) -> None:
+    reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
+    assert any("google_docs.hyperlink_match: no deskact judge" in r for r in reasons["3ca6dd01"])
+    assert any("without a recipient" in r for r in reasons["2af3ec73"])
+    vscode = reasons["083bee5b"]
+    assert any("placeholder ${AS_HOME}" in r for r in vscode) and any("vscode.install_extension" in r for r in vscode)
+
+
+def test_placeholders() -> None:
+    assert text("${AS_ROOT}/a $x") == "${WORKSPACE}/a $$x"
+    assert text("to ${AS_GMAIL_RECIPIENT}") == f"to {RECIPIENT}"
+    with pytest.raises(Untranslatable, match="AS_UNKNOWN"):
+        text("${AS_UNKNOWN}")
+
+
+def test_jsonl_input(tmp_path: Path) -> None:
+    rows = [json.loads(p.read_text()) for p in sorted((TASKS / "single_api" / "os").glob("*.json"))[:3]]
+    src = tmp_path / "tasks.jsonl"
+    src.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    report = import_agentstudio(src, ImportOptions(out=tmp_path / "out"))
+    assert len(report.converted) + len(report.skipped) == 3
+    assert report.converted[0].file == "tasks.jsonl:1"
+    src.write_text("{broken\n")
+    with pytest.raises(ImportError_, match=r"tasks.jsonl:1: not a JSON line"):
+        import_agentstudio(src, ImportOptions(out=tmp_path / "out2"))
