@@ -16,12 +16,31 @@ SITES: dict[str, tuple[str, str]] = {
 """App name -> (hostname, loopback address in the world)."""
 PORT = 80
 
-sites: dict[str, str] = {name: f"http://{host}/" for name, (host, _) in SITES.items()}
-"""The offline web apps' base URLs: `shop` (search, product pages, cart, checkout with coupons, orders),
-`wiki` (pages, search, edit with a summary, history, revert, comments) and `crm` (an admin app:
-customers table with filters, customer forms, support requests form, settings). Each task starts
-them in a fixed state; they are reachable by the browser and by HTTP from this kernel
-(e.g. `requests.get(sites["shop"] + "search", params={"q": "mouse"})`)."""
+class Sites:
+    """The offline web apps of this task, by name: `sites["shop"]` is "http://shop.test/".
+    `shop`: search, product pages, cart, checkout with coupons, orders. `wiki`: pages, search,
+    edit with a summary, history, revert, comments. `crm`: an admin app (customers table with
+    filters, customer forms, a support-request form, settings). Each task starts them in a fixed
+    state. The browser opens these URLs; Python can too, e.g.
+    `requests.get(sites.url("shop", "search"), params={"q": "mouse"})`."""
+
+    def __getitem__(self, name: str) -> str:
+        if name not in SITES:
+            raise KeyError(f"no site {name!r}; sites: {', '.join(SITES)}")
+        return f"http://{SITES[name][0]}/"
+
+    def __iter__(self):  # noqa: ANN204 - kernel-side, kept minimal
+        return iter(SITES)
+
+    def __repr__(self) -> str:
+        return repr({name: self[name] for name in SITES})
+
+    def url(self, name: str, path: str = "") -> str:
+        """The full URL of ``path`` (e.g. "wiki/onboarding/history") on site ``name``."""
+        return self[name] + path.lstrip("/")
+
+
+sites = Sites()
 
 
 def socket_env(name: str) -> str:
