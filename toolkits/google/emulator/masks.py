@@ -2,7 +2,8 @@
 
 `apply_mask(dest, src, "bold,italic")` copies each named path from `src` into
 `dest`; a path named in the mask but absent from `src` is *cleared*, which is
-how Google's update requests reset a property. `"*"` copies every key.
+how Google's update requests reset a property. `"*"` copies every key; the nested
+form `userEnteredFormat(textFormat,backgroundColor)` names two paths.
 """
 
 from __future__ import annotations
@@ -17,7 +18,26 @@ def mask_paths(mask: str | None, where: str) -> list[list[str]]:
     if mask is None or not str(mask).strip():
         raise ApiError(400, f"Invalid {where}: the fields mask is required (use '*' for all fields).",
                        "badRequest")
-    return [p.strip().split(".") for p in str(mask).split(",") if p.strip()]
+    return [p.split(".") for p in _expand(str(mask).replace(" ", ""))]
+
+
+def _expand(mask: str) -> list[str]:
+    """Google's nested form ``a(b,c.d),e`` as flat paths: ``a.b``, ``a.c.d``, ``e``."""
+    paths, depth, start = [], 0, 0
+    for i, ch in enumerate(mask + ","):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            part = mask[start:i]
+            start = i + 1
+            if "(" in part and part.endswith(")"):
+                head, inner = part.split("(", 1)
+                paths += [f"{head}.{sub}" for sub in _expand(inner[:-1])]
+            elif part:
+                paths.append(part)
+    return paths
 
 
 def apply_mask(dest: dict[str, Any], src: dict[str, Any], mask: str | None, where: str,
