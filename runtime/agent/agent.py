@@ -60,6 +60,8 @@ class StepRecord(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     model_s: float = 0.0
     exec_s: float = 0.0
+    url: str | None = None
+    """The browser's active tab after this step (tasks with the browser toolkit)."""
 
 
 class EpisodeRecord(BaseModel):

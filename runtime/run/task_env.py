@@ -122,10 +122,23 @@ class TaskEnv:
             system_prompt=self.system_prompt(),
             screen=self.screenshot if self.display is not None else None,
             confirm=confirm,
-            on_step=on_step,
+            on_step=self._with_url(on_step),
             instruction=self.expand(self.task.instruction),
         )
         return self.episode
+
+    def _with_url(self, on_step: Callable[[StepRecord], None] | None) -> Callable[[StepRecord], None] | None:
+        """Browser tasks: each step's record gets the active tab's URL before it is written."""
+        if not any(tk.name == "browser" for tk in self.toolkits):
+            return on_step
+        from ...toolkits.browser.session import active_url
+
+        def record(rec: StepRecord) -> None:
+            rec.url = active_url(self.context())
+            if on_step is not None:
+                on_step(rec)
+
+        return record
 
     def judge(self, answer: str | None = None) -> list[Verdict]:
         start = time.monotonic()

@@ -206,3 +206,16 @@ def active_target(tools: DevTools) -> dict[str, Any] | None:
     """The tab the window shows: DevTools lists tabs most recently activated first."""
     pages = tools.targets()
     return pages[0] if pages else None
+
+
+def active_url(ctx: StepContext) -> str | None:
+    """The URL the task's browser shows now, or None (no browser, or it does not answer)."""
+    where = place(ctx)
+    tools = running(where)
+    if tools is None:
+        return None
+    try:
+        target = active_target(tools)
+    except CDPError:
+        return None
+    return target["url"] if target else None
