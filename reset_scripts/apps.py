@@ -126,22 +126,23 @@ def _need_display(ctx: StepContext, step: str) -> str:
     return ctx.display
 
 
-def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float, step: str) -> None:
+def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float, step: str,
+           stdout: Any = subprocess.DEVNULL) -> None:
     """Start an app for the agent: in the task's world when it has one (as the world's root, with the
-    world's environment), else on the host."""
+    world's environment), else on the host. ``stdout``: a host file for what the app prints."""
     display = _need_display(ctx, step)
     argv = app_argv(argv, display, world=ctx.world)
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
         if ctx.world is not None:
             proc = ctx.world.spawn(argv, env=dict(GUI_APP_ENV), user=ctx.world.agent_id,
-                                   stdout=subprocess.DEVNULL, stderr=err)
+                                   stdout=stdout, stderr=err)
         else:
             env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
             env["DISPLAY"] = display
             proc = subprocess.Popen(
                 argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
-                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err, start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=stdout, stderr=err, start_new_session=True,
             )
     except OSError as exc:
         err.close()

@@ -22,6 +22,7 @@ from Xlib import error as xerror
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
 from . import _x11
+from ._terminal_log import transcript_path
 from .apps import launch
 
 _STARTING = "deskact-terminal-starting"
@@ -84,13 +85,15 @@ def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13
     if not title.strip() or title in _STARTING:
         raise StepFailed(f"apps.terminal: title {title!r} must be non-empty and not part of {_STARTING!r}")
     ready = f"printf '\\033]0;%s\\007' {shlex.quote(title)}; exec bash --norc"
-    argv = ["xterm", "-T", _STARTING, "-geometry", "80x24", "-fa", "DejaVu Sans Mono", "-fs", str(font_size),
+    # -l -lf -: xterm logs what it shows to stdout, a host file terminal.text judges read
+    argv = ["xterm", "-l", "-lf", "-", "-T", _STARTING, "-geometry", "80x24", "-fa", "DejaVu Sans Mono", "-fs", str(font_size),
             "-e", "bash", "--norc", "-c", ready]
     display = ctx.display or ""
     window, size = None, None
     for _attempt in range(3):
         # No window wait in launch(): bash may retitle the window before the first poll sees it.
-        launch(ctx, argv, None, timeout, "apps.terminal")
+        with transcript_path(ctx, title).open("wb") as log:  # a restarted terminal starts a new record
+            launch(ctx, argv, None, timeout, "apps.terminal", stdout=log)
         window, size = _wait_ready(display, title, timeout)
         if window is None:
             break  # never started: retrying will not help, report it
