@@ -37,6 +37,7 @@ from ..config import Config
 from ..errors import DeskactError
 from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
+from .events import RunEvent
 from .results import ResultsWriter, TaskResult
 from .runner import Run, RunOptions, _install_sigterm, invalid_result
 from .tasks import Task
@@ -227,8 +228,10 @@ class RayRun(Run):
             writer.write(res)
             results.append(res)
             self.on_result(res)
+            self.on_event(RunEvent("result", task_id=res.task_id, epoch=res.epoch, result=res))  # progress view
 
         self.on_start(len(todo) + len(self.invalid))
+        self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results)))
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
         previous = _install_sigterm()

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -27,6 +28,7 @@ from ..errors import DeskactError, TaskError
 from ..world import kernel
 from .model_limit import limit_model
 from .epochs import EPOCH
+from .events import EventSink, RunEvent, ignore
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
@@ -56,8 +58,11 @@ def default_out_dir(config: Config) -> Path:
 
 
 def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threading.Event,
-             active: dict[int, TaskEnv] | None = None, epoch: int = 1, epochs: int = 1) -> TaskResult:
-    """Run one task start to finish; every failure becomes a result, never an exception."""
+             active: dict[int, TaskEnv] | None = None, epoch: int = 1, epochs: int = 1,
+             on_step: Callable[[int], None] | None = None) -> TaskResult:
+    """Run one task start to finish; every failure becomes a result, never an exception.
+
+    ``on_step(index)`` is told each step as it is saved (progress views show it)."""
     started = time.monotonic()
     EPOCH.set(epoch)
     folder = out / "trajectories" / (safe_name(task.id) + (f"@{epoch}" if epochs > 1 else ""))
@@ -74,7 +79,12 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
             raise Stop
         agent_start = time.monotonic()
         confirm = console_confirm() if confirmation_enabled(worker.config) else None
-        episode = env.start_episode(model, on_step=traj.step, confirm=confirm)
+        def step(record: Any) -> None:
+            traj.step(record)
+            if on_step is not None:
+                on_step(record.index)
+
+        episode = env.start_episode(model, on_step=step, confirm=confirm)
         while not episode.finished:
             if stop.is_set():
                 raise Stop
@@ -166,6 +176,8 @@ class Run:
         self.config, self.options = config, options
         self.on_result = on_result or (lambda r: None)
         self.on_start = on_start or (lambda n: None)
+        self.on_event: EventSink = ignore
+        """Progress for people (events.py: start, task, step, result); ``on_start``/``on_result`` stay."""
         self.on_display: Callable[[int, object], None] = lambda worker_id, display: None
         """Called as a worker's display starts (``run --watch`` prints its VNC and browser addresses)."""
         self.stop = threading.Event()
@@ -214,13 +226,16 @@ class Run:
         results: list[TaskResult] = [done[(t.id, e)] for e in range(1, opts.epochs + 1) for t in tasks
                                      if (t.id, e) in skip]
 
-        def record(res: TaskResult) -> None:
+        def record(res: TaskResult, worker: str = "") -> None:
             with lock:
                 writer.write(res)
                 results.append(res)
             self.on_result(res)
+            self.on_event(RunEvent("result", worker=worker, task_id=res.task_id, epoch=res.epoch, result=res))
 
         self.on_start(len(todo) + len(self.invalid))
+        self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results),
+                               epoch=opts.epochs))
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
 
@@ -238,9 +253,15 @@ class Run:
                             task, epoch = work.get_nowait()
                         except queue.Empty:
                             return
+                        label = f"w{worker_id}"
+                        self.on_event(RunEvent("task", worker=label, task_id=task.id, epoch=epoch))
+
+                        def stepped(index: int, task: Task = task, epoch: int = epoch, label: str = label) -> None:
+                            self.on_event(RunEvent("step", worker=label, task_id=task.id, epoch=epoch, step=index))
+
                         try:
                             record(run_task(task, worker, model, opts.out, self.stop, self.active,
-                                            epoch, opts.epochs))
+                                            epoch, opts.epochs, stepped), label)
                         except Stop:
                             return
             except BaseException as exc:  # noqa: BLE001 - surfaced by the main thread

@@ -98,11 +98,13 @@ def run_cmd(
     """Run task suites headless and write results.jsonl, trajectories and a report."""
     from ..run.ray_backend import make_run
     from ..run.runner import RunOptions, default_out_dir
-    from .views import print_summary, progress_bar
+    from .progress import progress_view, resume_command
+    from .views import print_summary
 
     check_workers(workers)
     if epochs < 1:
         fail(DeskactError(f"--epochs {epochs}: must be at least 1 (how many times each task runs)"))
+    out_dir: Path | None = None
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
@@ -114,13 +116,17 @@ def run_cmd(
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")
-        with progress_bar(console) as (runner.on_start, runner.on_result):
+        with progress_view(console) as runner.on_event:
             results = runner.execute()
     except DeskactError as exc:
         fail(exc)
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/]: finished results are in {out_dir}/results.jsonl; "
-                      "run again with --resume to complete")
+        if out_dir is None:  # before anything ran
+            raise typer.Exit(130) from None
+        if (out_dir / "results.jsonl").is_file():  # interrupted after the first task started
+            _write_report(out_dir)
+        console.print(f"interrupted: finished results are in {out_dir}/results.jsonl; to complete the run:\n"
+                      f"  {resume_command(sys.argv[1:], str(out_dir))}", markup=False, highlight=False)
         raise typer.Exit(130)
     print_summary(Console(), results)
     _write_report(out_dir)

@@ -1,43 +1,12 @@
-"""Rich terminal views: the run progress bar and the summary tables."""
+"""Rich terminal views: the summary tables (run progress is in progress.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..run.epochs import has_epochs, suite_epochs, task_epochs
 from ..run.results import SummaryRow, TaskResult, summarize
-
-
-@contextmanager
-def progress_bar(console: Console) -> Iterator[tuple[callable, callable]]:  # type: ignore[valid-type]
-    """Yields (on_start(total), on_result(result)) callbacks driving a progress bar."""
-    progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("[green]{task.fields[passed]} passed[/] [red]{task.fields[failed]} failed[/] "
-                   "[yellow]{task.fields[errors]} errors[/]"),
-        TimeElapsedColumn(), console=console, transient=False,
-    )
-    counts = {"passed": 0, "failed": 0, "errors": 0}
-    bar = progress.add_task("tasks", total=None, **counts)
-
-    def on_start(total: int) -> None:
-        progress.update(bar, total=total)
-
-    def on_result(res: TaskResult) -> None:
-        key = {"passed": "passed", "failed": "failed"}.get(res.status, "errors")
-        counts[key] += 1
-        progress.update(bar, advance=1, **counts)
-        if res.status == "error":  # invalid tasks are listed before the bar starts
-            progress.console.print(f"[yellow]{res.status}[/] {res.task_id}: {escape(str(res.error))}")
-
-    with progress:
-        yield on_start, on_result
 
 
 def summary_table(rows: list[SummaryRow], title: str) -> Table:

@@ -29,7 +29,7 @@ def example_files() -> dict[str, str]:
     """path in the package folder -> text, from the fenced blocks that start with `# memo-toolkit/PATH`."""
     section = DOC.read_text(encoding="utf-8").split(SECTION, 1)[1].split("\n## ", 1)[0]
     files = {}
-    for block in re.findall(r"```(?:python|toml|yaml)\n(.*?)```", section, re.S):
+    for block in re.findall(r"```(?:python|toml|yaml)\n(.*?)```", section, re.DOTALL):
         first = block.split("\n", 1)[0]
         assert first.startswith("# memo-toolkit/"), first
         files[first.removeprefix("# memo-toolkit/")] = block
@@ -49,12 +49,12 @@ def memo_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     try:
         yield root
     finally:
-        subprocess.run([*pip, "uninstall", "-y", "-q", "memo-toolkit"], capture_output=True, timeout=300)
+        subprocess.run([*pip, "uninstall", "-y", "-q", "memo-toolkit"], capture_output=True, timeout=300, check=False)
 
 
 def deskact(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(BIN / "deskact"), *map(str, args)], cwd=cwd, env=ENV, capture_output=True,
-                          text=True, timeout=900)
+                          text=True, timeout=900, check=False)
 
 
 def test_the_example_names_every_file() -> None:

@@ -95,14 +95,13 @@ def _print_epochs(console: Console, result: CompareResult) -> None:
     for col in ("suite", "pass@1 A/B", "pass@k A/B", "spread A/B"):
         table.add_column(col)
     for suite in sorted(set(a) | set(b)):
-        sa, sb = a.get(suite), b.get(suite)
-
-        def pair(get: object) -> str:
-            return "/".join(get(s) if s else "-" for s in (sa, sb))  # type: ignore[operator]
-
-        table.add_row(suite, pair(lambda s: f"{s.pass_at[1]:.1%}"),
-                      pair(lambda s: f"@{s.n} {s.pass_at[s.n]:.1%}"), pair(lambda s: f"{s.spread:.3f}"))
+        both = (a.get(suite), b.get(suite))
+        table.add_row(suite, *("/".join(cell(s) if s else "-" for s in both) for cell in _EPOCH_CELLS))
     console.print(table)
+
+
+_EPOCH_CELLS = (lambda s: f"{s.pass_at[1]:.1%}", lambda s: f"@{s.n} {s.pass_at[s.n]:.1%}",
+                lambda s: f"{s.spread:.3f}")
 
 
 def _cell(row: SummaryRow | None) -> str:
