@@ -34,10 +34,6 @@ def epoch_of(result: TaskResult) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def task_key(result: TaskResult) -> str:
-    """The task's name in viewer URLs: its id, plus ``@epoch`` when the run repeated tasks."""
-    epoch = epoch_of(result)
-    return result.task_id if epoch is None else f"{result.task_id}@{epoch}"
 
 
 class RunRef(BaseModel):
@@ -160,8 +156,11 @@ def signature(run_dir: Path) -> str:
 
 
 def latest(results: list[TaskResult]) -> dict[str, TaskResult]:
-    """The last result per task and epoch (a resumed run may have retried errors)."""
-    return {task_key(r): r for r in results}
+    """The last result per task and epoch (a resumed run may have retried errors), by viewer key:
+    the task id, plus ``@epoch`` for a task the run repeated (``--epochs``)."""
+    last = {(r.task_id, epoch_of(r)): r for r in results}
+    repeated = {tid for tid, epoch in last if epoch not in (None, 1)}
+    return {(f"{tid}@{epoch}" if tid in repeated else tid): r for (tid, epoch), r in last.items()}
 
 
 def _unfinished(run_dir: Path, done: dict[str, TaskResult]) -> list[TaskRow]:
@@ -181,9 +180,9 @@ def _unfinished(run_dir: Path, done: dict[str, TaskResult]) -> list[TaskRow]:
     return rows
 
 
-def _row(result: TaskResult) -> TaskRow:
-    return TaskRow(key=task_key(result), task_id=result.task_id, suite=result.suite, tags=result.tags,
-                   status=result.status, epoch=epoch_of(result), reward=result.reward, steps=result.steps,
+def _row(key: str, result: TaskResult) -> TaskRow:
+    return TaskRow(key=key, task_id=result.task_id, suite=result.suite, tags=result.tags, status=result.status,
+                   epoch=epoch_of(result) if "@" in key else None, reward=result.reward, steps=result.steps,
                    duration_s=result.duration_s, finish=result.finish_reason or result.status,
                    feedback=result.error or result.feedback, model=result.model)
 
@@ -192,7 +191,7 @@ def run_detail(ref: RunRef) -> RunDetail:
     sig = signature(ref.path)
     done = latest(read_results(ref.path / "results.jsonl"))
     results = list(done.values())
-    rows = sorted((_row(r) for r in results), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
+    rows = sorted((_row(k, r) for k, r in done.items()), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
     running = _unfinished(ref.path, done)
     return RunDetail(summary=_summary(ref, results, running), tasks=running + rows,
                      by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"), signature=sig)
@@ -230,7 +229,9 @@ def task_page(ref: RunRef, key: str) -> TaskPage:
         if result is None:
             raise DeskactError(f"{ref.id}: no task {key!r}")
         view, status = load_task(ref.path, result), result.status
-    return _page(ref, key, view, result, status, sig)
+    page = _page(ref, key, view, result, status, sig)
+    page.epoch = page.epoch if "@" in key else None  # shown only when the run repeated the task
+    return page
 
 
 def _page(ref: RunRef, key: str, view: TaskView, result: TaskResult | None, status: str, sig: str) -> TaskPage:

@@ -1,0 +1,295 @@
+"""``deskact view`` in headless Chromium over real run folders: runs, filters, steps, compare, live updates."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from deskact.runtime.errors import DeskactError
+from deskact.runtime.ui.viewer import ViewerServer
+
+DESKACT = Path(sys.executable).parent / "deskact"
+WAIT_S = 60.0  # the machine is shared: generous waits, never timing assertions
+
+SUITE_GUI = """
+tasks:
+  - id: view-click
+    instruction: Click into the terminal, then write hello into ${WORKSPACE}/note.txt
+    visual: true
+    toolkits: [gui]
+    tags: [visual]
+    max_steps: 3
+    reset:
+      - apps.launch: {cmd: "xterm -T Terminal -fa 'DejaVu Sans Mono' -fs 16 -bg white -fg black -e bash --norc", window: Terminal}
+    judge:
+      - files.content: {path: "${WORKSPACE}/note.txt", equals: "hello\\n"}
+    cleanup:
+      - apps.kill: {name: xterm}
+    reference: |
+      import os, time
+      mouse.click(200, 150)
+      windows.activate("Terminal")
+      keyboard.type("cd $WORKSPACE && echo hello > note.txt\\n")
+      deadline = time.monotonic() + 15
+      while not os.path.exists("note.txt") and time.monotonic() < deadline:
+          time.sleep(0.05)
+      print("written:", open("note.txt").read().strip())
+      exit()
+"""
+
+SUITE_API = """
+tasks:
+  - id: view-answer
+    instruction: Print the number 42.
+    tags: [api, numbers]
+    judge:
+      - answer.regex: {pattern: '\\b42\\b'}
+    reference: |
+      print(42)
+      exit()
+  - id: view-wrong
+    instruction: Print the word yes.
+    tags: [api]
+    judge:
+      - answer.regex: {pattern: 'yes'}
+    reference: |
+      print("no")
+      exit()
+"""
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder holding two real runs of the same suites: reference and noop."""
+    if shutil.which("Xvfb") is None or shutil.which("xterm") is None:
+        pytest.skip("needs Xvfb and xterm (scripts/setup.sh installs them)")
+    base = tmp_path_factory.mktemp("view")
+    for name, text in (("gui_suite", SUITE_GUI), ("api_suite", SUITE_API)):
+        (base / name).mkdir()
+        (base / name / "tasks.yaml").write_text(textwrap.dedent(text))
+    root = base / "runs"
+    for model in ("reference", "noop"):
+        proc = subprocess.run([str(DESKACT), "run", str(base / "gui_suite"), str(base / "api_suite"), "-m", model,
+                               "-o", str(root / model)], capture_output=True, text=True, timeout=600, check=False)
+        assert (root / model / "results.jsonl").is_file(), proc.stdout + proc.stderr
+    return root
+
+
+@pytest.fixture(scope="module")
+def server(runs: Path) -> Iterator[ViewerServer]:
+    with ViewerServer([runs]) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path("/usr/bin/chromium").exists() or not Path("/usr/bin/chromedriver").exists():
+        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (apt: chromium chromium-driver)")
+    import tempfile
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="deskact-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = "/usr/bin/chromium"
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--window-size=1400,1000", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
+    """Poll ``check`` until it returns something truthy (the page redraws on its own schedule)."""
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = check()
+        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
+            last = exc
+        if last and not isinstance(last, Exception):
+            return last
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+def _rows(d: Any) -> list[str]:
+    from selenium.webdriver.common.by import By
+
+    return sorted(tr.get_attribute("data-key") for tr in d.find_elements(By.CSS_SELECTOR, "#tasks tbody tr.task"))
+
+
+def _get(server: ViewerServer, path: str) -> Any:
+    return json.loads(urllib.request.urlopen(server.url + path, timeout=30).read())
+
+
+# --- the API -------------------------------------------------------------------------
+
+
+def test_api_lists_runs_and_serves_only_run_files(server: ViewerServer, runs: Path) -> None:
+    listed = {r["id"]: r for r in _get(server, "api/runs")}
+    assert set(listed) == {"reference", "noop"}
+    assert (listed["reference"]["tasks"], listed["reference"]["passed"], listed["reference"]["failed"]) == (3, 2, 1)
+    page = _get(server, "api/runs/reference/tasks/view-click")
+    assert page["steps"][0]["points"] == [
+        {"action": "click", "x": 200.0, "y": 150.0, "space": "image", "start": None, "line": 2}]
+    shot = urllib.request.urlopen(server.url + "files/reference/" + page["trajectory"] + "/step_000.png", timeout=30)
+    assert shot.headers["Content-Type"] == "image/png"
+    (runs.parent / "secret.txt").write_text("not yours")
+    for bad in ("files/reference/../../secret.txt", "files/reference/%2e%2e/%2e%2e/secret.txt",
+                "api/runs/nope", "api/runs/reference/tasks/nope"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + bad, timeout=30)
+        assert err.value.code in (400, 404), bad
+
+
+def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(DeskactError, match="no-such-dir: no such folder"):
+        ViewerServer([tmp_path / "no-such-dir"])
+
+
+# --- in the browser ------------------------------------------------------------------
+
+
+def test_run_list_and_filters(server: ViewerServer, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = browser
+    d.get(server.url)
+    _until("both runs listed", lambda: len(d.find_elements(By.CSS_SELECTOR, "#runs tr.run")) == 2)
+    d.find_element(By.LINK_TEXT, "reference").click()
+    _until("the task list", lambda: _rows(d) == ["view-answer", "view-click", "view-wrong"])
+    assert d.find_element(By.ID, "shown-count").text == "3 of 3 tasks"
+
+    Select(d.find_element(By.ID, "f-status")).select_by_value("failed")
+    _until("only the failed task", lambda: _rows(d) == ["view-wrong"])
+    assert "status=failed" in d.current_url  # the filter is in the address: a view can be shared
+    Select(d.find_element(By.ID, "f-status")).select_by_value("")
+    Select(d.find_element(By.ID, "f-suite")).select_by_value("gui_suite")
+    _until("the gui suite", lambda: _rows(d) == ["view-click"])
+    Select(d.find_element(By.ID, "f-suite")).select_by_value("")
+    Select(d.find_element(By.ID, "f-tag")).select_by_value("api")
+    _until("the api tag", lambda: _rows(d) == ["view-answer", "view-wrong"])
+    d.find_element(By.ID, "f-text").send_keys("wrong")
+    _until("text and tag together", lambda: _rows(d) == ["view-wrong"])
+    # A reload keeps the filters (they live in the URL).
+    d.refresh()
+    _until("filters after reload", lambda: _rows(d) == ["view-wrong"])
+    assert d.find_element(By.ID, "f-text").get_attribute("value") == "wrong"
+
+
+def test_task_page_draws_the_click_on_the_screenshot(server: ViewerServer, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server.url + "#/run/reference/task/view-click")
+    circle = _until("the click mark", lambda: d.find_element(By.CSS_SELECTOR, "#step-0 svg circle.mark.click"))
+    assert (circle.get_attribute("cx"), circle.get_attribute("cy")) == ("200", "150")
+    img = d.find_element(By.CSS_SELECTOR, "#step-0 figure.shot img")
+    width = d.execute_script("return arguments[0].naturalWidth", img)
+    # The mark sits over the image in the image's own pixels (viewBox = natural size), wherever it is scaled to.
+    svg = d.find_element(By.CSS_SELECTOR, "#step-0 svg")
+    assert d.execute_script("return arguments[0].getAttribute('viewBox')", svg).startswith(f"0 0 {width} ")
+    assert "mouse.click(200, 150)" in d.find_element(By.CSS_SELECTOR, "#step-0 pre.code").text
+    assert "written: hello" in d.find_element(By.CSS_SELECTOR, "#step-0 pre.stdout").text
+    assert "files.content" in d.find_element(By.ID, "verdicts").text
+
+
+def test_first_observation_is_shown_before_step_one(server: ViewerServer, runs: Path, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    folder = runs / "noop" / "trajectories" / "view-click"
+    # The screenshot taken before step 1: any image no step file claims, whatever the runner calls it.
+    shutil.copy(folder / "step_000.png", folder / "observation_start.png")
+    d = browser
+    d.get(server.url + "#/run/noop/task/view-click")
+    first = _until("the first observation", lambda: d.find_element(By.CSS_SELECTOR, "#first-observation img"))
+    assert first.get_attribute("src").endswith("/observation_start.png")
+    # Step 1's pointer actions are drawn on what the model saw then: the first observation.
+    assert d.find_element(By.CSS_SELECTOR, "#step-0 figure.shot img").get_attribute("src").endswith(
+        "/observation_start.png")
+
+
+def test_compare_side_by_side(server: ViewerServer, browser: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = browser
+    d.get(server.url)
+    _until("runs", lambda: len(d.find_elements(By.CSS_SELECTOR, "#runs .pick")) == 2)
+    for box in d.find_elements(By.CSS_SELECTOR, "#runs .pick"):
+        box.click()
+    d.find_element(By.ID, "compare-btn").click()
+    summary = _until("the comparison", lambda: d.find_element(By.ID, "compare-summary").text)
+    changed = [tr.get_attribute("data-key") for tr in d.find_elements(By.CSS_SELECTOR, "#compare tr.changed")]
+    # noop fails the two tasks the reference passes; the wrong answer fails in both.
+    assert sorted(changed) == ["view-answer", "view-click"], summary
+    d.find_element(By.LINK_TEXT, "view-click").click()
+    columns = _until("two columns", lambda: d.find_elements(By.CSS_SELECTOR, "#side-by-side > .column"))
+    assert len(columns) == 2
+    assert {c.get_attribute("data-run") for c in columns} == {"reference", "noop"}
+    assert all(c.find_elements(By.CSS_SELECTOR, ".step figure.shot img") for c in columns)
+
+
+def test_live_run_updates_while_results_are_written(runs: Path, tmp_path: Path, browser: Any) -> None:
+    """A run that is still writing: a task appears as running with its steps, then gets its result."""
+    from selenium.webdriver.common.by import By
+
+    done = runs / "reference"
+    live = tmp_path / "live-run"
+    (live / "trajectories").mkdir(parents=True)
+    (live / "results.jsonl").write_text("")
+    lines = (done / "results.jsonl").read_text().splitlines()
+    first = next(json.loads(x) for x in lines if '"view-answer"' in x)
+    click = next(json.loads(x) for x in lines if '"view-click"' in x)
+    with ViewerServer([tmp_path]) as server:
+        d = browser
+        d.get(server.url + "#/run/live-run")
+        _until("the empty run", lambda: d.find_element(By.ID, "shown-count").text == "0 of 0 tasks")
+
+        (live / "results.jsonl").write_text(json.dumps(first) + "\n")
+        _until("the first result", lambda: _rows(d) == [first["task_id"]])
+
+        # view-click starts: its trajectory folder and first step appear before its result line.
+        src, dst = done / "trajectories" / "view-click", live / "trajectories" / "view-click"
+        dst.mkdir()
+        for name in ("step_000.png", "step_000.json"):
+            shutil.copy(src / name, dst / name)
+        running = _until("the running task", lambda: d.find_element(By.CSS_SELECTOR, 'tr[data-key="~view-click"]'))
+        assert running.get_attribute("data-status") == "running"
+        assert d.find_element(By.ID, "live").is_displayed()
+
+        # Its page follows the steps as they are written.
+        running.click()
+        _until("step 1", lambda: d.find_element(By.ID, "step-count").text == "1")
+        step = json.loads((src / "step_000.json").read_text())
+        step.update(index=1, code="mouse.double_click(30, 40)", screenshot_file="step_000.png")
+        (dst / "step_001.json").write_text(json.dumps(step))
+        _until("step 2", lambda: d.find_element(By.ID, "step-count").text == "2")
+        mark = d.find_element(By.CSS_SELECTOR, "#step-1 svg circle.mark")
+        assert (mark.get_attribute("cx"), mark.get_attribute("cy")) == ("30", "40")
+
+        with (live / "results.jsonl").open("a") as f:
+            f.write(json.dumps(click) + "\n")
+        d.get(server.url + "#/run/live-run")
+        _until("the finished task", lambda: _rows(d) == sorted([first["task_id"], "view-click"]))
+        status = d.find_element(By.CSS_SELECTOR, 'tr[data-key="view-click"]').get_attribute("data-status")
+        assert status == "passed"
+        assert d.find_element(By.ID, "shown-count").text == "2 of 2 tasks"
