@@ -7,7 +7,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.run.steps import StepContext, load_plugins, run_judge, run_reset
 from deskact.toolkits.base import ServiceContext
@@ -30,8 +29,8 @@ def sctx(ctx: StepContext, web: dict) -> StepContext:
 
 def _order(web: dict, items: list[tuple[int, int]], shipping: str = "standard", name: str = "Jordan Lee") -> None:
     db = web["sites"]["shop"].db
-    db.reset(sql=[f"INSERT INTO orders (id, created_at, name, email, address, shipping, total_cents) VALUES "
-                  f"(3, 'now', '{name}', 'j@x.example', '4 Hill Road', '{shipping}', 100)",
+    db.reset(sql=[(f"INSERT INTO orders (id, created_at, name, email, address, shipping, total_cents) VALUES "
+                  f"(3, 'now', '{name}', 'j@x.example', '4 Hill Road', '{shipping}', 100)"),
                   *(f"INSERT INTO order_items VALUES (3, {p}, {q}, 1)" for p, q in items)])
 
 
@@ -72,8 +71,8 @@ def test_a_post_was_edited(sctx: StepContext, web: dict) -> None:
     assert not run_judge("site.state", body, sctx).passed
     wiki = web["sites"]["wiki"].db
     wiki.reset(sql=["UPDATE pages SET body = replace(body, '19:00', '18:30') WHERE id = 2",
-                    "INSERT INTO revisions (page_id, title, body, summary, author, created_at) "
-                    "VALUES (2, 'Onboarding', 'x', 'new hours', 'v', 'now')"])
+                    ("INSERT INTO revisions (page_id, title, body, summary, author, created_at) "
+                    "VALUES (2, 'Onboarding', 'x', 'new hours', 'v', 'now')")])
     assert run_judge("site.state", judge, sctx).passed and run_judge("site.state", body, sctx).passed
     wiki.reset(sql=["UPDATE pages SET body = replace(body, '19:00', '18:00') WHERE id = 2"])  # the wrong time
     assert not run_judge("site.state", body, sctx).passed

@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from deskact.toolkits.web.apps import APPS
 from deskact.toolkits.web.db import SiteDB
 
@@ -27,8 +26,8 @@ def site_db(tmp_path: Path) -> Iterator[callable]:
 
 
 @pytest.fixture
-def client(site_db):  # noqa: ANN001, ANN201 - a factory
-    def make(name: str):  # noqa: ANN202
+def client(site_db):
+    def make(name: str):
         db = site_db(name)
         app = APPS[name].create(db.path)
         app.testing = True

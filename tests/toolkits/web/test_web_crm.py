@@ -6,7 +6,7 @@ HUGO = {"name": "Hugo Schmidt", "email": "hugo@schmidt.example", "company": "Sch
         "status": "active", "tier": "basic"}
 
 
-def test_filters_search_sort_and_paging(client) -> None:  # noqa: ANN001
+def test_filters_search_sort_and_paging(client) -> None:
     c, db = client("crm")
     page = c.get("/customers").get_data(as_text=True)
     assert "16 customer(s), page 1 of 2" in page and page.count("<tr>") == 11
@@ -22,7 +22,7 @@ def test_filters_search_sort_and_paging(client) -> None:  # noqa: ANN001
     assert "page 1 of 4" in c.get("/customers").get_data(as_text=True)
 
 
-def test_new_customer_validation_and_duplicate_email(client) -> None:  # noqa: ANN001
+def test_new_customer_validation_and_duplicate_email(client) -> None:
     c, db = client("crm")
     bad = c.post("/customers/new", data={"name": "", "email": "x", "status": "vip", "tier": "pro"})
     text = bad.get_data(as_text=True)
@@ -34,7 +34,7 @@ def test_new_customer_validation_and_duplicate_email(client) -> None:  # noqa: A
     assert db.query("SELECT name, newsletter FROM customers WHERE email = 'q@q.example'") == [("Q", 1)]
 
 
-def test_edit_form_shows_and_saves_every_field(client) -> None:  # noqa: ANN001
+def test_edit_form_shows_and_saves_every_field(client) -> None:
     c, db = client("crm")
     form = c.get("/customers/1").get_data(as_text=True)
     assert 'value="ada@moreno.example"' in form and 'id="tier-pro" name="tier" value="pro" checked' in form
@@ -43,7 +43,7 @@ def test_edit_form_shows_and_saves_every_field(client) -> None:  # noqa: ANN001
     assert db.query("SELECT status, newsletter, notes FROM customers WHERE id = 8") == [("inactive", 0, "a\nb")]
 
 
-def test_delete_is_refused_for_customers_with_requests(client) -> None:  # noqa: ANN001
+def test_delete_is_refused_for_customers_with_requests(client) -> None:
     c, db = client("crm")
     said = c.post("/customers/2/delete", follow_redirects=True).get_data(as_text=True)
     assert "cannot be deleted" in said and db.query("SELECT COUNT(*) FROM customers WHERE id = 2") == [(1,)]
@@ -51,7 +51,7 @@ def test_delete_is_refused_for_customers_with_requests(client) -> None:  # noqa:
     assert db.query("SELECT COUNT(*) FROM customers") == [(15,)]
 
 
-def test_request_form_needs_confirmation_and_valid_choices(client) -> None:  # noqa: ANN001
+def test_request_form_needs_confirmation_and_valid_choices(client) -> None:
     c, db = client("crm")
     data = {"customer_id": "7", "category": "technical", "priority": "urgent", "subject": "S", "message": "M",
             "contact_by": "phone", "due_date": "2026-12-15"}
@@ -67,7 +67,7 @@ def test_request_form_needs_confirmation_and_valid_choices(client) -> None:  # n
     assert "Dashboard" not in c.get("/requests").get_data(as_text=True)
 
 
-def test_settings_are_validated_then_saved(client) -> None:  # noqa: ANN001
+def test_settings_are_validated_then_saved(client) -> None:
     c, db = client("crm")
     before = db.query("SELECT key, value FROM settings ORDER BY key")
     good = {"company_name": "N", "support_email": "s@n.example", "currency": "USD", "timezone": "UTC",

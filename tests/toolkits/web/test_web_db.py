@@ -6,7 +6,6 @@ import sqlite3
 import threading
 
 import pytest
-
 from deskact.toolkits.web.apps import APPS
 from deskact.toolkits.web.db import SiteDB, SiteDBError
 
@@ -26,7 +25,7 @@ MESS = {
 
 
 @pytest.mark.parametrize("name", sorted(APPS))
-def test_a_reset_restores_the_seed_every_time(client, name: str) -> None:  # noqa: ANN001
+def test_a_reset_restores_the_seed_every_time(client, name: str) -> None:
     c, db = client(name)
     seeded = db.dump()
     pages = db.path.read_bytes()
@@ -41,7 +40,7 @@ def test_a_reset_restores_the_seed_every_time(client, name: str) -> None:  # noq
         assert len(now) == len(pages) and now[100:] == pages[100:]
 
 
-def test_seeds_empty_schema_and_unknown(client) -> None:  # noqa: ANN001
+def test_seeds_empty_schema_and_unknown(client) -> None:
     _, db = client("shop")
     db.reset("empty")
     assert db.query("SELECT COUNT(*) FROM products") == [(0,)]
@@ -49,7 +48,7 @@ def test_seeds_empty_schema_and_unknown(client) -> None:  # noqa: ANN001
         db.reset("nope")
 
 
-def test_rows_update_given_columns_or_insert(client) -> None:  # noqa: ANN001
+def test_rows_update_given_columns_or_insert(client) -> None:
     _, db = client("shop")
     db.reset(rows={"products": [{"id": 7, "rating": 4.9}],
                    "cart_items": [{"product_id": 8, "qty": 2}]},
@@ -65,19 +64,19 @@ def test_rows_update_given_columns_or_insert(client) -> None:  # noqa: ANN001
     ({"product": [{"id": 1}]}, "shop has no table 'product'; tables: cart_items, coupons, order_items"),
     ({"products": [{"id": 1, "prise": 3}]}, "shop table 'products' has no column 'prise'; columns: id, sku"),
 ])
-def test_bad_rows_name_the_table_or_column(client, rows, message: str) -> None:  # noqa: ANN001
+def test_bad_rows_name_the_table_or_column(client, rows, message: str) -> None:
     _, db = client("shop")
     with pytest.raises(SiteDBError, match=message.replace("(", r"\(")):
         db.reset(rows=rows)
 
 
-def test_a_bad_statement_names_the_app(client) -> None:  # noqa: ANN001
+def test_a_bad_statement_names_the_app(client) -> None:
     _, db = client("wiki")
     with pytest.raises(SiteDBError, match="wiki: no such table: page"):
         db.reset(sql=["DELETE FROM page"])
 
 
-def test_reset_waits_for_a_request_in_flight(tmp_path) -> None:  # noqa: ANN001
+def test_reset_waits_for_a_request_in_flight(tmp_path) -> None:
     """A write transaction open in the app holds the file; the reset copies after it, never into it."""
     db = SiteDB(APPS["crm"], tmp_path / "crm.db")
     db.reset()

@@ -5,7 +5,7 @@ from __future__ import annotations
 CUSTOMER = {"name": "Jordan Lee", "email": "jordan@example.com", "address": "4 Hill Road", "shipping": "standard"}
 
 
-def test_search_category_and_sort(client) -> None:  # noqa: ANN001
+def test_search_category_and_sort(client) -> None:
     c, _ = client("shop")
     page = c.get("/search?q=mouse").get_data(as_text=True)
     assert "Wireless Mouse" in page and "Kettle" not in page and "1 product(s)" in page
@@ -15,7 +15,7 @@ def test_search_category_and_sort(client) -> None:  # noqa: ANN001
     assert c.get("/search?q=nothing-like-this").get_data(as_text=True).count("<tr>") == 1  # the header row
 
 
-def test_product_page_and_missing_product(client) -> None:  # noqa: ANN001
+def test_product_page_and_missing_product(client) -> None:
     c, _ = client("shop")
     page = c.get("/product/3").get_data(as_text=True)
     assert "27-inch 4K Monitor" in page and "$329.00" in page and 'name="qty"' in page
@@ -23,7 +23,7 @@ def test_product_page_and_missing_product(client) -> None:  # noqa: ANN001
     assert c.get("/product/999").status_code == 404
 
 
-def test_cart_add_update_remove_and_stock_limit(client) -> None:  # noqa: ANN001
+def test_cart_add_update_remove_and_stock_limit(client) -> None:
     c, db = client("shop")
     assert c.post("/cart/add", data={"product_id": 2, "qty": 2}).status_code == 302
     c.post("/cart/add", data={"product_id": 2, "qty": 1})
@@ -38,7 +38,7 @@ def test_cart_add_update_remove_and_stock_limit(client) -> None:  # noqa: ANN001
     assert db.query("SELECT COUNT(*) FROM cart_items") == [(0,)]
 
 
-def test_checkout_places_an_order_and_takes_stock(client) -> None:  # noqa: ANN001
+def test_checkout_places_an_order_and_takes_stock(client) -> None:
     c, db = client("shop")
     c.post("/cart/add", data={"product_id": 2, "qty": 2})
     resp = c.post("/checkout", data=CUSTOMER)
@@ -51,7 +51,7 @@ def test_checkout_places_an_order_and_takes_stock(client) -> None:  # noqa: ANN0
     assert "Order #3" in c.get("/orders").get_data(as_text=True)
 
 
-def test_checkout_errors_keep_the_cart(client) -> None:  # noqa: ANN001
+def test_checkout_errors_keep_the_cart(client) -> None:
     c, db = client("shop")
     c.post("/cart/add", data={"product_id": 7, "qty": 1})
     resp = c.post("/checkout", data={"name": "", "email": "no-at", "address": "x", "shipping": "drone",
@@ -64,14 +64,14 @@ def test_checkout_errors_keep_the_cart(client) -> None:  # noqa: ANN001
     assert db.query("SELECT qty FROM cart_items") == [(1,)]
 
 
-def test_coupon_takes_its_percentage_off_the_goods(client) -> None:  # noqa: ANN001
+def test_coupon_takes_its_percentage_off_the_goods(client) -> None:
     c, db = client("shop")
     c.post("/cart/add", data={"product_id": 7, "qty": 1})
     c.post("/checkout", data={**CUSTOMER, "shipping": "express", "coupon": "welcome10"})
     assert db.query("SELECT coupon, total_cents FROM orders WHERE id = 3") == [("WELCOME10", 4599 - 459 + 1499)]
 
 
-def test_cancel_restores_stock_and_shipped_orders_stay(client) -> None:  # noqa: ANN001
+def test_cancel_restores_stock_and_shipped_orders_stay(client) -> None:
     c, db = client("shop")
     c.post("/orders/2/cancel")
     assert db.query("SELECT status FROM orders WHERE id = 2") == [("cancelled",)]

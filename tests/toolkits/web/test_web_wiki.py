@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def test_home_search_and_page(client) -> None:  # noqa: ANN001
+def test_home_search_and_page(client) -> None:
     c, _ = client("wiki")
     home = c.get("/").get_data(as_text=True)
     assert "Release Process" in home and "Recent changes" in home
@@ -14,7 +14,7 @@ def test_home_search_and_page(client) -> None:  # noqa: ANN001
     assert c.get("/wiki/nope").status_code == 404
 
 
-def test_edit_appends_a_revision_and_history_shows_it(client) -> None:  # noqa: ANN001
+def test_edit_appends_a_revision_and_history_shows_it(client) -> None:
     c, db = client("wiki")
     resp = c.post("/wiki/parking/edit", data={"title": "Parking", "body": "Lot B only.\r\nNo bikes.",
                                               "summary": "shorter", "author": "kim"})
@@ -26,21 +26,21 @@ def test_edit_appends_a_revision_and_history_shows_it(client) -> None:  # noqa: 
     assert history.index("shorter") < history.index("first version")
 
 
-def test_an_edit_that_changes_nothing_adds_no_revision(client) -> None:  # noqa: ANN001
+def test_an_edit_that_changes_nothing_adds_no_revision(client) -> None:
     c, db = client("wiki")
     body = db.query("SELECT body FROM pages WHERE id = 6")[0][0]
     c.post("/wiki/holidays/edit", data={"title": "Holidays", "body": body})
     assert db.query("SELECT COUNT(*) FROM revisions WHERE page_id = 6") == [(1,)]
 
 
-def test_empty_edit_is_refused(client) -> None:  # noqa: ANN001
+def test_empty_edit_is_refused(client) -> None:
     c, db = client("wiki")
     resp = c.post("/wiki/parking/edit", data={"title": "", "body": " "})
     assert resp.status_code == 400 and "Title is required." in resp.get_data(as_text=True)
     assert db.query("SELECT title FROM pages WHERE id = 5") == [("Parking",)]
 
 
-def test_revert_restores_an_old_revision_as_a_new_one(client) -> None:  # noqa: ANN001
+def test_revert_restores_an_old_revision_as_a_new_one(client) -> None:
     c, db = client("wiki")
     first = db.query("SELECT id FROM revisions WHERE page_id = 3 ORDER BY id LIMIT 1")[0][0]
     assert "takes capsules" in c.get(f"/wiki/coffee-machine/revision/{first}").get_data(as_text=True)
@@ -51,7 +51,7 @@ def test_revert_restores_an_old_revision_as_a_new_one(client) -> None:  # noqa: 
     assert c.post("/wiki/parking/revert/1").status_code == 404  # a revision of another page
 
 
-def test_new_page_and_its_conflicts(client) -> None:  # noqa: ANN001
+def test_new_page_and_its_conflicts(client) -> None:
     c, db = client("wiki")
     resp = c.post("/new", data={"title": "Fire Drill!", "category": "Facilities", "body": "Mondays."})
     assert resp.headers["Location"].endswith("/wiki/fire-drill")
@@ -61,7 +61,7 @@ def test_new_page_and_its_conflicts(client) -> None:  # noqa: ANN001
     assert again.status_code == 400 and "A page with that title exists." in text and "Unknown category" in text
 
 
-def test_comment(client) -> None:  # noqa: ANN001
+def test_comment(client) -> None:
     c, db = client("wiki")
     c.post("/wiki/welcome/comment", data={"author": "pat", "body": "Hello!"})
     c.post("/wiki/welcome/comment", data={"author": "pat", "body": "  "})  # empty: ignored
