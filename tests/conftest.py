@@ -107,3 +107,31 @@ def wctx(tmp_path: "Path") -> _Iterator["StepContext"]:
                           gold=base / "gold", task_id="t", world=world)
     finally:
         world.close()
+
+
+# --- headless Chromium (the viewer and the watch page, issue 15) ----------------
+
+
+@pytest.fixture(scope="module")
+def chromium() -> _Iterator[object]:
+    """A headless Chromium driven by selenium, one per test module (skips where it is not installed)."""
+    if not _shutil.which("chromium") or not _shutil.which("chromedriver"):
+        pytest.skip("needs chromium and chromedriver (apt: chromium chromium-driver)")
+    import tempfile
+
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="deskact-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = _shutil.which("chromium") or ""
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--no-first-run", "--window-size=1400,1000", f"--user-data-dir={profile}"):
+        opts.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=_shutil.which("chromedriver") or ""), options=opts)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        _shutil.rmtree(profile, ignore_errors=True)

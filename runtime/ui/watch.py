@@ -22,8 +22,7 @@ from ..errors import DeskactError
 def check_watch(config: Config, watch: bool) -> None:
     """--watch shows the virtual displays the workers start; other display modes have none to show."""
     if watch and config.display.mode != "virtual":
-        raise DeskactError(f"--watch: display.mode is {config.display.mode!r}; watching serves the virtual "
-                           "displays the workers start (display.mode: virtual)")
+        raise DeskactError(f"--watch: display.mode is {config.display.mode!r}; it shows virtual displays only")
 
 
 def describe(worker_id: int, display: Any) -> str | None:

@@ -92,27 +92,8 @@ def server(runs: Path) -> Iterator[ViewerServer]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path("/usr/bin/chromium").exists() or not Path("/usr/bin/chromedriver").exists():
-        pytest.skip("needs /usr/bin/chromium and /usr/bin/chromedriver (apt: chromium chromium-driver)")
-    import tempfile
-
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile = tempfile.mkdtemp(prefix="deskact-chromium-")
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = "/usr/bin/chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--no-first-run", "--window-size=1400,1000", f"--user-data-dir={profile}"):
-        opts.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=opts)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+def browser(chromium: Any) -> Any:
+    return chromium
 
 
 def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:

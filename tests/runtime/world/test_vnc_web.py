@@ -1,0 +1,79 @@
+"""A display shown in the browser: x11vnc + websockify + noVNC on loopback, checked in headless Chromium."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from deskact.runtime.world.display import Display
+
+pytestmark = pytest.mark.display
+WAIT_S = 60.0
+
+
+def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        last = check()
+        if last:
+            return last
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+def canvas_colours(driver: Any) -> list[list[int]]:
+    """Distinct pixel colours noVNC has drawn on its canvas (sampled on a grid)."""
+    return driver.execute_script("""
+        const c = document.querySelector('#noVNC_container canvas');
+        if (!c || !c.width || !c.height) return [];
+        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+        const seen = new Set();
+        for (let y = 0; y < c.height; y += 8) for (let x = 0; x < c.width; x += 8) {
+            const i = 4 * (y * c.width + x); seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
+        }
+        return Array.from(seen).map(s => s.split(',').map(Number));
+    """)
+
+
+def connected(driver: Any) -> bool:
+    return bool(driver.execute_script("return document.documentElement.classList.contains('noVNC_connected')"))
+
+
+def test_novnc_page_shows_the_display(requires_xvfb: None, chromium: Any) -> None:
+    if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
+        pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
+    with Display(width=640, height=480, vnc_web=True) as display:
+        assert display.web_url and display.web_url.startswith(f"http://127.0.0.1:{display.web_port}/vnc.html?")
+        assert display.vnc_url == f"vnc://127.0.0.1:{display.vnc_port}"  # vnc_web implies the VNC server
+        # Something red on the screen, to find again in the browser's canvas.
+        xterm = subprocess.Popen(["xterm", "-geometry", "40x10+0+0", "-bg", "red", "-T", "red"],
+                                 env={**display.env(), "PATH": "/usr/bin:/bin"})
+        try:
+            chromium.get(display.web_url)
+            _until("noVNC connected", lambda: connected(chromium))
+            _until("the red window on the canvas",
+                   lambda: any(r > 200 and g < 60 and b < 60 for r, g, b in canvas_colours(chromium)))
+        finally:
+            xterm.kill()
+            xterm.wait()
+        port, pids = display.web_port, display.pids
+        assert {"web", "vnc", "xvfb"} <= set(pids)
+    with socket.socket() as sock:  # stopped with the display
+        assert sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_web_view_binds_only_loopback(requires_xvfb: None) -> None:
+    if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
+        pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
+    import psutil
+
+    with Display(width=320, height=240, vnc_web=True) as display:
+        listening = [c.laddr for c in psutil.net_connections("tcp")
+                     if c.status == psutil.CONN_LISTEN and c.laddr.port in (display.web_port, display.vnc_port)]
+        assert listening and all(addr.ip in ("127.0.0.1", "::1") for addr in listening), listening
