@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from deskact.runtime.ui.viewer import ViewerServer
 from deskact.runtime.ui.watch import describe
 
 DESKACT = Path(sys.executable).parent / "deskact"
@@ -60,6 +61,15 @@ def canvas_colours(driver: Any) -> list[list[int]]:
     """)
 
 
+def _until_css(driver: Any, css: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    deadline = time.monotonic() + WAIT_S
+    while not driver.find_elements(By.CSS_SELECTOR, css):
+        assert time.monotonic() < deadline, f"the page never showed {css}"
+        time.sleep(0.3)
+
+
 def _lines(stream: Any, out: queue.Queue[str]) -> None:
     for line in stream:
         out.put(line)
@@ -99,12 +109,18 @@ def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Pat
             assert time.monotonic() < deadline, "noVNC never showed the red terminal: " + "".join(seen)
             time.sleep(0.3)
 
-        go = subprocess.Popen(["xterm", "-T", "go-on"], env={**os.environ, "DISPLAY": display})
-        try:
-            assert proc.wait(timeout=300) == 0, "".join(seen)
-        finally:
-            go.kill()
-            go.wait()
+        # The same run in deskact view: running now, passed once the task goes on.
+        with ViewerServer([tmp_path / "out"]) as viewer:
+            chromium.get(viewer.url + "#/run/out")
+            row = 'tr[data-key="~watch-me"][data-status="running"]'
+            _until_css(chromium, row)
+            go = subprocess.Popen(["xterm", "-T", "go-on"], env={**os.environ, "DISPLAY": display})
+            try:
+                assert proc.wait(timeout=300) == 0, "".join(seen)
+                _until_css(chromium, 'tr[data-key="watch-me"][data-status="passed"]')
+            finally:
+                go.kill()
+                go.wait()
     finally:
         if proc.poll() is None:
             proc.kill()
