@@ -14,6 +14,7 @@ and the connection come with the first call.
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import urllib.request
@@ -54,6 +55,8 @@ class Browser:
         self._pool: ThreadPoolExecutor | None = None
         self._pw: Any = None
         self._browser: Any = None
+        self._devtools_port = 0
+        self._target_ids: dict[Any, str] = {}
 
     # -- plumbing: everything Playwright runs on its own thread ------------------------
 
@@ -82,6 +85,8 @@ class Browser:
 
             self._pw = sync_playwright().start()
         self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
+        self._devtools_port = port
+        self._target_ids.clear()
         return self._browser
 
     @staticmethod
@@ -100,15 +105,23 @@ class Browser:
             raise BrowserError("the browser has no open tab; open one with browser.new_tab(url)")
         return pages
 
+    def _target_id(self, page: Any) -> str:
+        if page not in self._target_ids:
+            cdp = page.context.new_cdp_session(page)
+            self._target_ids[page] = cdp.send("Target.getTargetInfo")["targetInfo"]["targetId"]
+            cdp.detach()
+        return self._target_ids[page]
+
     def _page(self) -> Any:
-        """The tab shown in the window (the user may have switched with the mouse)."""
+        """The tab shown in the window (the user may have switched with the mouse). Every tab of a
+        window reports itself visible here, but DevTools lists tabs most recently activated first."""
         pages = self._pages()
+        url = f"http://127.0.0.1:{self._devtools_port}/json/list"
+        listed = json.loads(urllib.request.urlopen(url, timeout=10).read())
+        active = next((t["id"] for t in listed if t.get("type") == "page"), None)
         for page in pages:
-            try:
-                if page.evaluate("document.visibilityState") == "visible":
-                    return self._ready(page)
-            except Exception:  # noqa: BLE001 - a tab mid-navigation: try the next
-                continue
+            if self._target_id(page) == active:
+                return self._ready(page)
         return self._ready(pages[-1])
 
     @staticmethod

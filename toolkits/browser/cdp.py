@@ -103,7 +103,7 @@ class DevTools:
             ws_url = self.http("/json/version")["webSocketDebuggerUrl"]
             sock = _socket_in(self.netns_pid, self.port)
             try:
-                self._ws = connect(ws_url, sock=sock, open_timeout=TIMEOUT, max_size=64 * 2**20)
+                self._ws = connect(ws_url, sock=sock, open_timeout=TIMEOUT, max_size=64 * 2**20).__enter__()
             except Exception as exc:  # noqa: BLE001 - any handshake failure means unreachable
                 sock.close()
                 raise CDPError(f"DevTools websocket: {exc}") from exc

@@ -1,0 +1,98 @@
+"""What the task's browser costs: browser.open ready in a fresh world, and the browser judges.
+
+Usage: .venv/bin/python benchmarks/browser.py [--repeat N]
+
+Each repetition makes a fresh world on one Xvfb display (not timed), then times:
+(a) ``browser.open`` with no URL (a fresh profile copied from the template, Chromium
+    started in the world, DevTools answering, its window mapped). Target: <= 1.5 s p50.
+(b) ``browser.open`` of one page served in the world (``browser.serve``), loaded.
+(c) a live judge (``browser.url``, over DevTools through the world's network namespace).
+(d) a profile judge (``browser.bookmark``: closes Chromium, reads its Bookmarks file).
+The template profile is made once per process before the first repetition (reported apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from deskact.runtime.config import Config
+from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.world.display import Display
+from deskact.runtime.world.world import World
+from deskact.toolkits.browser import chromium
+
+SUITE_FILES = Path(__file__).resolve().parent.parent / "task_suites" / "browser" / "files"
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool) -> None:
+    base = Path(tempfile.mkdtemp(prefix="deskact-bench-browser-"))
+    for d in ("ws", "private", "gold"):
+        (base / d).mkdir()
+    world = World(config, workspace=base / "ws", private_dir=base / "private", display=display)
+    os.chown(base / "private", world.uid, world.uid)
+    world.start()
+    try:
+        ctx = StepContext(workspace=base / "ws", files=SUITE_FILES, home=base / "ws", gold=base / "gold",
+                          task_id="bench", world=world, display=display, config=config)
+        if serve:
+            start = time.perf_counter()
+            run_reset("browser.serve", {"dir": "site"}, ctx)
+            rows["reset browser.serve (http.server in the world)"].append(time.perf_counter() - start)
+            start = time.perf_counter()
+            run_reset("browser.open", {"urls": ["http://127.0.0.1:8000/docs.html"]}, ctx)
+            rows["reset browser.open one served page, loaded"].append(time.perf_counter() - start)
+        else:
+            start = time.perf_counter()
+            run_reset("browser.open", {}, ctx)
+            rows["reset browser.open (ready: DevTools + window)"].append(time.perf_counter() - start)
+        with world.frozen():
+            start = time.perf_counter()
+            verdict = run_judge("browser.url", {"contains": "/"}, ctx)
+            rows["judge browser.url (live, DevTools)"].append(time.perf_counter() - start)
+            assert not verdict.error, verdict.feedback
+            start = time.perf_counter()
+            verdict = run_judge("browser.bookmark", {"name": "x", "present": False}, ctx)
+            rows["judge browser.bookmark (closes Chromium, reads the file)"].append(time.perf_counter() - start)
+            assert verdict.passed, verdict.feedback
+    finally:
+        world.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=10)
+    args = parser.parse_args()
+    config = Config()
+    config.display.width, config.display.height = 1280, 800
+    start = time.perf_counter()
+    chromium.template_profile()
+    print(f"template profile (once per process): {1000 * (time.perf_counter() - start):.0f} ms")
+    rows: dict[str, list[float]] = {}
+    for key in ("reset browser.open (ready: DevTools + window)", "reset browser.serve (http.server in the world)",
+                "reset browser.open one served page, loaded", "judge browser.url (live, DevTools)",
+                "judge browser.bookmark (closes Chromium, reads the file)"):
+        rows[key] = []
+    with Display(width=1280, height=800) as display:
+        one(display.name, config, {k: [] for k in rows}, serve=False)  # warm-up (page cache, fonts)
+        for i in range(args.repeat):
+            one(display.name, config, rows, serve=bool(i % 2))
+    print("| step | n | median ms | p95 ms |\n|---|---:|---:|---:|")
+    for key, values in rows.items():
+        if values:
+            print(f"| {key} | {len(values)} | {1000 * statistics.median(values):.0f} | {1000 * pct(values, 0.95):.0f} |")
+
+
+if __name__ == "__main__":
+    main()

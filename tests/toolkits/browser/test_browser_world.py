@@ -1,0 +1,158 @@
+"""The browser toolkit with a real Chromium under Xvfb, in a real world.
+
+A scripted agent runs toolkit calls in the task's kernel (``TaskEnv.execute``, as a
+model's code runs); the judges run on the host against the same browser, each on a
+right state and on a near-miss wrong one.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import deskact
+import pytest
+from deskact.runtime.run.steps import Verdict, run_judge
+from deskact.runtime.run.task_env import TaskEnv
+from deskact.runtime.run.tasks import Step, Task
+from deskact.runtime.run.worker import Worker
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "runtime" / "world"))
+from world_probes import require_worlds, world_config  # noqa: E402
+
+SUITE = Path(deskact.__file__).resolve().parent / "task_suites" / "browser"
+SITE = "http://127.0.0.1:8000"
+pytestmark = [pytest.mark.display, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def worker() -> Iterator[Worker]:
+    require_worlds()
+    with Worker(world_config("forked")) as w:
+        yield w
+
+
+def browser_task(id: str, *reset: tuple[str, dict[str, Any]]) -> Task:
+    steps = [("browser.serve", {"dir": "site"}), *reset]
+    return Task(id=id, instruction="(browser test)", visual=True, toolkits=["gui", "browser"],
+                reset=[Step(name=n, params=p) for n, p in steps], judge=[], suite_dir=str(SUITE))
+
+
+def run(env: TaskEnv, code: str) -> str:
+    result = env.execute(code, timeout=120)
+    assert result.status == "ok", result
+    return result.stdout
+
+
+def judge(env: TaskEnv, name: str, **params: Any) -> Verdict:
+    ctx = env.context()
+    with ctx.world.frozen():  # as TaskEnv.judge runs them
+        verdict = run_judge(name, params, ctx)
+    assert not verdict.error, verdict.feedback
+    return verdict
+
+
+def test_toolkit_calls_and_live_judges(worker: Worker) -> None:
+    task = browser_task("t-browser-live", ("browser.open", {"urls": [f"{SITE}/index.html", f"{SITE}/pricing.html"]}))
+    with TaskEnv(task, worker) as env:
+        env.reset()
+        assert "Pricing" not in run(env, "print(browser.title)")  # tab 0 is the active one
+        out = run(env, "print([(t['index'], t['url'].rsplit('/', 1)[1], t['active']) for t in browser.tabs()])")
+        assert out.strip() == "[(0, 'index.html', True), (1, 'pricing.html', False)]"
+        assert judge(env, "browser.url", equals=f"{SITE}/index.html").passed
+        assert not judge(env, "browser.url", equals=f"{SITE}/pricing.html").passed
+        assert judge(env, "browser.url", contains="pricing", tab="any").passed
+
+        run(env, "print(browser.switch('Pricing'))")
+        assert judge(env, "browser.url", contains="/pricing.html").passed
+        assert "Starter 10 EUR" in run(env, "print(browser.text())")
+        assert judge(env, "browser.page", contains="Starter 10 EUR").passed
+        assert not judge(env, "browser.page", contains="Starter 12 EUR").passed
+        assert 'heading "Pricing"' in run(env, "print(browser.accessibility())")
+
+        run(env, "browser.switch(0); browser.click(text='Documentation'); browser.wait_for(text='Changelog')")
+        assert judge(env, "browser.url", equals=f"{SITE}/docs.html").passed
+        assert run(env, "print(browser.back())").strip().endswith("/index.html")
+        links = run(env, "print(len(browser.query('main li a')), browser.query('main a')[0]['attrs']['href'])")
+        assert links.split() == ["8", "/docs.html"]
+
+        run(env, f"browser.new_tab('{SITE}/signup.html')\n"
+                 "browser.fill('ana@northwind.example', label='Email')\n"
+                 "browser.check(label='Monthly')\n"
+                 "browser.click('button[type=submit]')")
+        assert judge(env, "browser.page", selector="#done", equals="Subscribed: ana@northwind.example (monthly)").passed
+        assert not judge(env, "browser.page", selector="#done", contains="(weekly)").passed
+        assert judge(env, "browser.page", selector="#email", value="ana@northwind.example").passed
+        assert not judge(env, "browser.page", selector="input[value=weekly]", checked=True).passed
+        assert judge(env, "browser.tabs", contains=["index", "pricing", "signup"], count=3, exactly=True).passed
+        assert not judge(env, "browser.tabs", count=2).passed
+
+        size = run(env, "img = browser.screenshot(); print(img.size[0] > 200 and img.size[1] > 200)")
+        assert size.strip() == "True"
+        assert run(env, "print(browser.evaluate('1 + 2'))").strip() == "3"
+
+        run(env, f"browser.open('{SITE}/preferences.html'); browser.select('fr', '#lang'); browser.click(text='Save')")
+        assert judge(env, "browser.cookie", name="lang", domain="127.0.0.1", equals="fr").passed
+        assert not judge(env, "browser.cookie", name="lang", domain="127.0.0.1", equals="de").passed
+        assert not judge(env, "browser.cookie", name="lang", present=False).passed
+
+        saved = run(env, f"browser.open('{SITE}/reports.html'); print(browser.download(text='Q3 sales'))")
+        assert saved.strip().endswith("/Downloads/report-q3.csv")
+        assert judge(env, "browser.download", name="report-q3.csv", contains="1430").passed
+        assert not judge(env, "browser.download", name="report-q2.csv").passed
+
+        run(env, "browser.close_tab()")
+        assert judge(env, "browser.tabs", count=2).passed
+
+
+def test_profile_steps_and_judges(worker: Worker) -> None:
+    task = browser_task(
+        "t-browser-profile",
+        ("browser.profile", {
+            "bookmarks": [{"name": "Docs", "url": f"{SITE}/docs.html"}],
+            "history": [{"url": f"{SITE}/products/lamp.html", "title": "Desk lamp", "hours_ago": 26}],
+            "cookies": [{"name": "sid", "value": "abc", "url": f"{SITE}/"}],
+            "homepage": f"{SITE}/start.html",
+            "settings": {"webkit.webprefs.default_font_size": 18},
+        }),
+        ("browser.open", {"urls": [f"{SITE}/team.html"]}),
+    )
+    with TaskEnv(task, worker) as env:
+        env.reset()
+        assert judge(env, "browser.cookie", name="sid", equals="abc").passed
+        assert not judge(env, "browser.cookie", name="sid", equals="abd").passed
+        # The agent adds a bookmark through the bookmark manager's own API, and visits a page.
+        run(env, "browser.open('chrome://bookmarks')\n"
+                 "browser.evaluate(\"new Promise(r => chrome.bookmarks.create({parentId: '2', title: 'Team',"
+                 f" url: '{SITE}/team.html'}}, r))\")\n"
+                 f"browser.open('{SITE}/changelog.html')")
+        # Profile judges close the browser (it writes its files at exit); the seeded state survived it.
+        assert judge(env, "browser.bookmark", name="Docs", url=f"{SITE}/docs.html", folder="Bookmarks bar").passed
+        assert judge(env, "browser.bookmark", url=f"{SITE}/team.html", folder="Other bookmarks").passed
+        assert not judge(env, "browser.bookmark", url=f"{SITE}/team.html", folder="Bookmarks bar").passed
+        assert not judge(env, "browser.bookmark", name="Docs", present=False).passed
+        assert judge(env, "browser.history", contains="/products/lamp.html").passed
+        assert judge(env, "browser.history", contains="/changelog.html").passed
+        assert not judge(env, "browser.history", contains="/pricing.html").passed
+        assert judge(env, "browser.setting", name="homepage", equals=f"{SITE}/start.html").passed
+        assert judge(env, "browser.setting", name="webkit.webprefs.default_font_size", equals=18).passed
+        assert not judge(env, "browser.setting", name="webkit.webprefs.default_font_size", equals=16).passed
+        late = run_judge("browser.url", {"contains": "team"}, env.context())
+        assert late.error and "list browser.url/tabs/cookie/page judges before" in late.feedback
+
+
+def test_outside_resources_fail_fast(worker: Worker) -> None:
+    """The world's network is loopback only: an outside image or script on a page does not hold up
+    its load, and navigating outside fails with a network error instead of waiting."""
+    task = browser_task("t-browser-offline", ("browser.open", {"urls": [f"{SITE}/index.html"]}))
+    with TaskEnv(task, worker) as env:
+        env.reset()  # index.html loads an image and a script from outside hosts
+        out = run(env, "try:\n    browser.open('http://example.com/')\nexcept Exception as e:\n    print(e)\n"
+                       "try:\n    browser.open('http://93.184.216.34/')\nexcept Exception as e:\n    print(e)\n")
+        assert "ERR_NAME_NOT_RESOLVED" in out or "ERR_NAME" in out, out
+        assert "ERR_" in out.splitlines()[-1], out
+        result = env.execute("print(browser.evaluate(\"fetch('http://example.com/').then(() => 'ok', e => String(e))\"))",
+                             timeout=120)
+        assert "TypeError" in result.stdout, result
