@@ -125,7 +125,9 @@ class Episode:
         model.start_episode(task)
         model.deadline = self._started + self.max_time  # model calls respect the episode's time limit
         first = render("task", instruction=instruction or task.instruction)
-        self._push_user(first, self._grab())
+        self.first_screenshot: Image | None = self._grab()
+        """What the model saw with the instruction, before its first step (saved in the trajectory)."""
+        self._push_user(first, self.first_screenshot)
         if self.agent.strategy == "plan-act-reflect":
             self._make_plan()
 

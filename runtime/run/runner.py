@@ -29,6 +29,7 @@ from ..world import kernel
 from .model_limit import limit_model
 from .epochs import EPOCH
 from .events import EventSink, RunEvent, ignore
+from .feedback import join_feedback
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
@@ -85,6 +86,7 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
                 on_step(record.index)
 
         episode = env.start_episode(model, on_step=step, confirm=confirm)
+        first = traj.first_observation(episode.first_screenshot)
         while not episode.finished:
             if stop.is_set():
                 raise Stop
@@ -97,13 +99,14 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
         verdicts = env.judge()
         result.verdicts = verdicts
         result.reward = int(all(v.passed for v in verdicts))
-        result.feedback = " ".join(v.feedback for v in verdicts if not v.passed and v.feedback)
+        result.feedback = join_feedback(v.feedback for v in verdicts if not v.passed and v.feedback)
         errors = [v.feedback for v in verdicts if v.error]
         if record.finish_reason in ("model_error", "kernel_error"):
             errors.insert(0, f"{record.finish_reason}: {record.error}")
         result.status = "error" if errors else ("passed" if result.reward else "failed")
         result.error = "; ".join(errors) or None
-        traj.episode(record, {"instruction": env.expand(task.instruction), "system_prompt": env.system_prompt()})
+        traj.episode(record, {"instruction": env.expand(task.instruction), "system_prompt": env.system_prompt(),
+                              "first_screenshot_file": first})
     except Stop:
         raise
     except DeskactError as exc:

@@ -29,6 +29,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from ..errors import DeskactError
+from .feedback import relative_to_workspace
 
 
 class StepFailed(DeskactError):
@@ -293,4 +294,5 @@ def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
         )
     verdict.judge = name
     verdict.params = expanded
+    verdict.feedback = relative_to_workspace(verdict.feedback, ctx.workspace)  # as the task names its files
     return verdict

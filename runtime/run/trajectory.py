@@ -11,6 +11,10 @@ from ..agent.agent import EpisodeRecord, StepRecord
 from ..execution import Image
 
 
+FIRST_OBSERVATION = "first_observation"
+"""File stem of the screenshot taken before the first step."""
+
+
 def safe_name(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", task_id)
 
@@ -27,6 +31,10 @@ class TrajectoryWriter:
         file = f"{name}.{ext}"
         (self.folder / file).write_bytes(image.data)
         return file
+
+    def first_observation(self, image: Image | None) -> str | None:
+        """The screen the model saw with the instruction, before step 1 (``first_observation.png``)."""
+        return self.screenshot(FIRST_OBSERVATION, image) if image is not None else None
 
     def step(self, rec: StepRecord) -> None:
         if rec.screenshot is not None:

@@ -17,7 +17,7 @@ from ...agent.agent import StepRecord
 from ...errors import DeskactError
 from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
 from ...run.results import SummaryRow, TaskResult, latest_by_attempt, read_results, summarize
-from ...run.trajectory import safe_name
+from ...run.trajectory import FIRST_OBSERVATION, safe_name
 from .pricing import cost_of
 
 _OUTPUT_IMAGE = re.compile(r"^step_(\d{3})_output_(\d+)\.(png|jpg)$")
@@ -41,6 +41,8 @@ class TaskView(BaseModel):
     plan: list[str] = Field(default_factory=list)
     steps: list[StepView] = Field(default_factory=list)
     trajectory_dir: Path | None = None
+    first_screenshot: str | None = None
+    """The screen the model saw before step 1 (file in the trajectory folder), for visual tasks."""
 
 
 class GroupRow(BaseModel):
@@ -117,6 +119,8 @@ def _task_view(run_dir: Path, result: TaskResult) -> TaskView:
         view.plan = [str(p) for p in data.get("plan") or []]
     images: dict[int, list[str]] = {}
     for file in sorted(folder.iterdir()):
+        if file.stem == FIRST_OBSERVATION:
+            view.first_screenshot = file.name
         m = _OUTPUT_IMAGE.match(file.name)
         if m:
             images.setdefault(int(m.group(1)), []).append(file.name)

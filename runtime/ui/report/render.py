@@ -7,6 +7,7 @@ paths relative to the report folder.
 
 from __future__ import annotations
 
+import json
 import os
 from collections import Counter
 from datetime import datetime
@@ -26,6 +27,9 @@ def _env() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.globals["money"] = money
     env.globals["finish"] = finish_label
+    # Params as written (``&&``, ``<``, non-ASCII), escaped by the page's autoescape, unlike ``tojson``
+    # which turns them into \u0026 escapes meant for <script> blocks.
+    env.filters["as_json"] = lambda value: json.dumps(value, ensure_ascii=False, sort_keys=True)
     return env
 
 
