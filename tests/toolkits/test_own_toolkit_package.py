@@ -94,3 +94,24 @@ def test_run_with_the_reference_model(memo_package: Path, tmp_path: Path) -> Non
     assert all(r["suite"] == "suite" and r["tags"] == ["memo"] for r in results)
     if os.geteuid() == 0:
         assert world_status()[0], "as root the default sandbox puts each task in a world"
+
+
+NOTEBOOK = """
+from deskact.runtime.ui.notebook import Env
+
+env = Env.load("suite", "memo-forget-dentist")  # memo.seed and memo.notes known without importing the package
+try:
+    env.reset()
+    print(env.execute("print([n['text'] for n in memo.all()])").stdout.strip())
+    env.execute("for n in memo.find('dentist'): memo.delete(n['id'])")
+    print("reward", env.judge().reward)
+finally:
+    env.close()
+"""
+
+
+def test_a_notebook_loads_and_runs_a_task_of_the_package(memo_package: Path) -> None:
+    done = subprocess.run([str(BIN / "python"), "-c", NOTEBOOK], cwd=memo_package, env=ENV, capture_output=True,
+                          text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines() == ["['dentist on Friday 9:00', 'water the plants', 'pay rent']", "reward 1"]
