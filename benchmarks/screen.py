@@ -6,11 +6,18 @@ source) so PNG sizes and timings are those of a working desktop, not of a
 black screen. Prints a Markdown table (milliseconds, p50 / p95).
 
     .venv/bin/python benchmarks/screen.py --repeat 50
+    .venv/bin/python benchmarks/screen.py --compare --repeat 100
+
+``--compare`` times deskact's capture for the model (grab, scale, encode, base64)
+against AgentStudio's path (grab, full-size JPEG q75, base64) on one 1920x1080
+Xvfb in the same run, the two alternating each iteration so load falls on both
+alike, and runs the legibility check (benchmarks/legibility.py) on each.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import io
 import os
 import statistics
@@ -19,6 +26,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import legibility
+from deskact.runtime.agent import frames
 from deskact.runtime.agent.observation import (
     Grabber,
     capture,
@@ -125,10 +134,77 @@ def bench(width: int, height: int, repeat: int) -> list[tuple[str, float, float,
     return rows
 
 
+def agentstudio_capture(grabber: Grabber) -> bytes:
+    """AgentStudio's screenshot for the model: grab, full-size JPEG q75, base64."""
+    img, _ = grabber.grab()
+    buf = io.BytesIO()
+    img.save(buf, format="JPEG", quality=75)
+    return base64.b64encode(buf.getvalue())
+
+
+def compare(repeat: int) -> None:
+    default = ObservationConfig()
+    configs = {
+        f"**deskact default** (1280x720 JPEG q{default.jpeg_quality} {default.jpeg_subsampling})": default,
+        "deskact JPEG q75 4:2:0 (1280x720)": ObservationConfig(jpeg_quality=75),
+        "deskact JPEG q90 4:4:4 (1280x720)": ObservationConfig(jpeg_quality=90, jpeg_subsampling="444"),
+        "deskact full size (1920x1080 JPEG, default quality)": ObservationConfig(max_width=1920, max_height=1080),
+        "deskact PNG (1280x720)": ObservationConfig(format="png"),
+    }
+    with Display(width=1920, height=1080) as display:
+        procs = populate(display)
+        glyphs = legibility.show_glyphs(legibility.env_for(display.env()))
+        procs.append(glyphs.process)
+        time.sleep(1.0)
+        try:
+            grabber = Grabber(display.name, include_cursor=True)
+            full, _ = grabber.grab_frame()
+            full = full.copy()
+            paths: dict[str, Callable[[], bytes]] = {"AgentStudio (anchor)": lambda: agentstudio_capture(grabber)}
+            for name, cfg in configs.items():
+                paths[name] = lambda c=cfg: base64.b64encode(capture(display.name, c).image.data)
+            wall: dict[str, list[float]] = {n: [] for n in paths}
+            cpu: dict[str, list[float]] = {n: [] for n in paths}
+            for fn in paths.values():
+                fn()
+            for i in range(repeat):
+                order = list(paths) if i % 2 == 0 else list(reversed(paths))
+                for name in order:
+                    start, start_cpu = time.perf_counter(), time.process_time()
+                    paths[name]()
+                    cpu[name].append((time.process_time() - start_cpu) * 1000)
+                    wall[name].append((time.perf_counter() - start) * 1000)
+            anchor = statistics.median(wall["AgentStudio (anchor)"])
+            print(f"1920x1080, repeat={repeat}, load average {os.getloadavg()[0]:.1f} at the end\n")
+            print("| path | p50 ms | p95 ms | CPU p50 ms | x anchor p50 | x anchor CPU | base64 KB "
+                  "| glyphs read, own scaler | glyphs read, ideal box | PSNR vs ideal dB |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            anchor_cpu = statistics.median(cpu["AgentStudio (anchor)"])
+            for name, fn in paths.items():
+                data = base64.b64decode(fn())
+                # Legibility against the frame grabbed before the runs (the screen is still).
+                own = legibility.check(full, data, glyphs, scaler=frames.scale_frame)
+                ideal = legibility.check(full, data, glyphs)
+                w = sorted(wall[name])
+                print(f"| {name} | {statistics.median(w):.2f} | {w[int(len(w) * 0.95)]:.2f} | "
+                      f"{statistics.median(cpu[name]):.2f} | {statistics.median(w) / anchor:.2f} | "
+                      f"{statistics.median(cpu[name]) / anchor_cpu:.2f} | {len(data) * 4 / 3 / 1024:.0f} | "
+                      f"{own.read}/{own.total} | {ideal.read}/{ideal.total} | {ideal.psnr_db:.1f} |")
+            grabber.close()
+        finally:
+            for proc in procs:
+                proc.kill()
+                proc.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--compare", action="store_true", help="deskact against AgentStudio's capture path")
     args = parser.parse_args()
+    if args.compare:
+        compare(args.repeat)
+        return
     print(f"repeat={args.repeat}; milliseconds; load average {os.getloadavg()[0]:.1f} at start\n")
     print("| operation | p50 ms | p95 ms | CPU p50 ms | size |\n|---|---:|---:|---:|---:|")
     for width, height in SIZES:

@@ -111,14 +111,20 @@ class DisplayConfig(Section):
 
 
 class ObservationConfig(Section):
-    format: Literal["png", "jpeg"] = "png"
-    """Encoding of screenshots sent to the model. PNG is smaller on text-heavy screens."""
-    jpeg_quality: int = 80
+    format: Literal["png", "jpeg"] = "jpeg"
+    """Encoding of screenshots sent to the model: JPEG (libjpeg-turbo) is 5x faster to make than PNG
+    and keeps small text legible at the quality below (benchmarks/screen.py checks it); PNG is lossless."""
+    jpeg_quality: int = Field(default=85, ge=1, le=100)
+    jpeg_subsampling: Literal["444", "422", "420"] = "420"
+    """JPEG chroma subsampling: 4:2:0 (as most screenshot pipelines) is 30 % cheaper; 4:4:4 keeps coloured text sharper."""
     max_width: int = 1280
     """Screenshots are scaled down to fit; the model's coordinates are in the scaled image."""
     max_height: int = 800
     include_cursor: bool = True
     """Draw the mouse cursor into screenshots."""
+    unchanged: Literal["note", "resend"] = "note"
+    """A screenshot identical to the last one the model saw: say so in a line instead of sending it
+    again (note), or send it anyway (resend). Trajectories keep every frame either way."""
 
 
 class GuiConfig(Section):

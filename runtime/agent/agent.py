@@ -21,6 +21,7 @@ from ..run.tasks import Task
 from .models.base import Message, Model, Usage
 from .parsing import extract_code
 from .prompting import render
+from .screen_memory import ScreenMemory
 
 FinishReason = Literal[
     "done", "no_code", "parse_error", "step_limit", "time_limit",
@@ -124,10 +125,11 @@ class Episode:
         self._subtask = 0
         model.start_episode(task)
         model.deadline = self._started + self.max_time  # model calls respect the episode's time limit
+        self._screens = ScreenMemory(config.observation.unchanged, self.agent.keep_screenshots)
         first = render("task", instruction=instruction or task.instruction)
         self.first_screenshot: Image | None = self._grab()
         """What the model saw with the instruction, before its first step (saved in the trajectory)."""
-        self._push_user(first, self.first_screenshot)
+        self._push_user(first, self._screens.observe(self.first_screenshot)[0])
         if self.agent.strategy == "plan-act-reflect":
             self._make_plan()
 
@@ -273,11 +275,14 @@ class Episode:
         if result.stdout.strip() or result.result is not None:
             self.record.answer = result.stdout + (result.result or "")
         image = self._grab()
-        rec.screenshot = image
+        rec.screenshot = image  # the trajectory keeps every full frame
+        output = result.model_parts(self.config.kernel.model_output_chars)
+        self._screens.other_images(sum(not isinstance(p, str) for p in output))
+        shown, unchanged = self._screens.observe(image)
         # The template places the output; the output itself is text and images in order.
         before, _, after = render("observation", output=_OUTPUT_SLOT, note=rec.note).partition(_OUTPUT_SLOT)
-        parts = [before, *result.model_parts(self.config.kernel.model_output_chars), after]
-        self.messages.append(Message.of_parts("user", parts + ([image] if image else [])))
+        screen: list[str | Image] = [shown] if shown else [f"\n{unchanged}"] if unchanged else []
+        self.messages.append(Message.of_parts("user", [before, *output, after, *screen]))
         if result.exited:
             self._finish("done")
         elif result.status == "timeout" and timeout < self.agent.step_timeout:

@@ -5,11 +5,12 @@ kept, never enlarged) and encoded as PNG or JPEG. The model writes coordinates
 in the image it saw; ``fit_scale`` is the single definition of that mapping,
 shared with the GUI toolkit in the kernel so both sides agree.
 
-Speed (see BENCHMARKS.md "screen"): mss grabs through MIT-SHM in ~2 ms; the
-raw BGRX buffer goes to PIL without a copy, ``Image.reduce`` handles integer
-factors and BILINEAR the rest (LANCZOS costs 2.5x), and PNG is written
-unfiltered at zlib level 1 (``encode_png``: 7 ms instead of Pillow's 17 ms at
-1280x720, same size; higher zlib levels cost more than they save).
+Speed (see BENCHMARKS.md "Screenshots"): mss grabs through MIT-SHM in ~2 ms;
+the raw BGRX buffer is scaled and encoded as it is (``frames``: OpenCV and
+libjpeg-turbo, no RGB conversion); PNG is written unfiltered at zlib level 1
+(``encode_png``: 7 ms instead of Pillow's 17 ms at 1280x720, same size).
+``scale_image`` is the PIL twin of ``frames.scale_frame`` for the gui toolkit,
+which sizes its screenshots the same way.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ import io
 import struct
 import threading
 import zlib
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from PIL import Image as PILImage
@@ -27,6 +29,11 @@ from pydantic import BaseModel
 from ..config import ObservationConfig
 from ..errors import DisplayError
 from ..execution import Image
+from . import frames
+from .shm_grab import ShmGrab
+
+T = TypeVar("T")
+FrameFn = Callable[[np.ndarray, "tuple[int, int] | None", "frames.Sprite | None"], T]
 
 # Pillow hands freed image memory back to the OS by default, so every full-HD frame is
 # paid again in page faults (measured: grab 1.2 -> 7.9 ms CPU while other images are alive).
@@ -92,17 +99,21 @@ def _png_chunk(tag: bytes, body: bytes) -> bytes:
     return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body))
 
 
-def encode_png(img: PILImage.Image, level: int = 1) -> bytes:
+def encode_png(img: PILImage.Image | np.ndarray, level: int = 1) -> bytes:
     """Lossless PNG, about 2.5x faster than Pillow's encoder on screenshots.
 
     Pillow tries every PNG row filter on every row (about 10 ms of its 17 ms
     at 1280x720); screen content compresses as well with no filter at all
     (filter byte 0 on each row), leaving only zlib's work.
     """
-    if img.mode != "RGB":
-        img = img.convert("RGB")
-    width, height = img.size
-    rows = np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(height, width * 3)
+    if isinstance(img, np.ndarray):  # (height, width, 3) RGB
+        height, width = img.shape[:2]
+        rows = np.ascontiguousarray(img).reshape(height, width * 3)
+    else:
+        if img.mode != "RGB":
+            img = img.convert("RGB")
+        width, height = img.size
+        rows = np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(height, width * 3)
     scanlines = np.zeros((height, width * 3 + 1), dtype=np.uint8)  # column 0: filter type None
     scanlines[:, 1:] = rows
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
@@ -137,21 +148,39 @@ class Grabber:
         self.include_cursor = include_cursor
         self._lock = threading.Lock()
         try:
-            self._sct = mss.MSS(display=display, with_cursor=include_cursor)
+            self._sct = mss.MSS(display=display, with_cursor=False)  # ShmGrab draws the pointer
             self._x = xdisplay.Display(display)
         except Exception as exc:
             raise DisplayError(f"cannot capture X display {display!r}: {exc}") from exc
         self._root = self._x.screen().root
+        self._shm = ShmGrab(self._sct, include_cursor)
+
+    def process(self, fn: FrameFn[T]) -> T:
+        """``fn(frame, pointer, sprite)`` on a fresh full-resolution BGRX frame, read in place:
+        the frame is read-only and valid only inside ``fn`` (the next grab overwrites it);
+        ``sprite`` is the pointer's image to draw (None when ``include_cursor`` is off)."""
+        with self._lock:
+            frame, sprite = self._shm.grab()
+            pointer = self._root.query_pointer()
+            cursor = (int(pointer.root_x), int(pointer.root_y)) if pointer.same_screen else None
+            return fn(frame, cursor, sprite)
+
+    def grab_frame(self) -> tuple[np.ndarray, tuple[int, int] | None]:
+        """Full-resolution BGRX frame (height, width, 4), a copy with the pointer drawn, and
+        the pointer in screen pixels."""
+        def copy(frame: np.ndarray, cursor: tuple[int, int] | None,
+                 sprite: frames.Sprite | None) -> tuple[np.ndarray, tuple[int, int] | None]:
+            out = frame.copy()
+            if sprite is not None:
+                frames.draw_sprite(out, sprite, 1.0)
+            return out, cursor
+
+        return self.process(copy)
 
     def grab(self) -> tuple[PILImage.Image, tuple[int, int] | None]:
         """Full-resolution RGB frame and the pointer position in screen pixels."""
-        with self._lock:
-            shot = self._sct.grab(self._sct.monitors[0])
-            pointer = self._root.query_pointer()
-        # BGRX -> RGB without an intermediate copy (mss .rgb would do the same in Python).
-        img = PILImage.frombuffer("RGB", shot.size, shot.raw, "raw", "BGRX", 0, 1)
-        cursor = (int(pointer.root_x), int(pointer.root_y)) if pointer.same_screen else None
-        return img, cursor
+        frame, cursor = self.grab_frame()
+        return frames.to_pil(frame), cursor
 
     def close(self) -> None:
         """Close both connections; errors from a server that is already gone are expected."""
@@ -186,34 +215,53 @@ def forget(display: str) -> None:
 def capture(display: str, config: ObservationConfig | None = None) -> Screenshot:
     """Screenshot of X display ``display`` (e.g. ":3") as the model should see it."""
     config = config or ObservationConfig()
+    return with_frame(display, config.include_cursor,
+                      lambda frame, cursor, sprite: screenshot_from_frame(frame, cursor, config, sprite))
+
+
+def with_frame(display: str, include_cursor: bool, fn: FrameFn[T]) -> T:
+    """``Grabber.process`` on ``display`` through the cached connection."""
     try:
-        img, cursor = _grabber(display, config.include_cursor).grab()
+        return _grabber(display, include_cursor).process(fn)
     except DisplayError:
         raise
     except Exception:  # noqa: BLE001 - a cached connection to a server that has since restarted
         # Display numbers are reused: ":1" may be a new server now. Reconnect once.
         forget(display)
         try:
-            img, cursor = _grabber(display, config.include_cursor).grab()
+            return _grabber(display, include_cursor).process(fn)
         except DisplayError:
             raise
         except Exception as exc:
             forget(display)
             raise DisplayError(f"screenshot of X display {display!r} failed: {exc}") from exc
-    return screenshot_from(img, cursor, config)
 
 
 def screenshot_from(img: PILImage.Image, cursor: tuple[int, int] | None, config: ObservationConfig) -> Screenshot:
-    """Scale and encode a full-resolution frame (split out for benchmarks and other sources)."""
-    scale = fit_scale(img.width, img.height, config.max_width, config.max_height)
-    size = scaled_size(img.width, img.height, scale)
-    small = scale_image(img, size)
+    """``screenshot_from_frame`` for a PIL image (other sources than a grab)."""
+    rgb = np.asarray(img.convert("RGB"))
+    frame = np.concatenate([rgb[:, :, ::-1], np.zeros((*rgb.shape[:2], 1), np.uint8)], axis=2)
+    return screenshot_from_frame(frame, cursor, config)
+
+
+def screenshot_from_frame(frame: np.ndarray, cursor: tuple[int, int] | None,
+                          config: ObservationConfig, sprite: frames.Sprite | None = None) -> Screenshot:
+    """Scale and encode a full-resolution BGRX frame (split out for benchmarks and the video);
+    ``sprite`` (the pointer) is drawn into the scaled image."""
+    height, width = frame.shape[:2]
+    scale = fit_scale(width, height, config.max_width, config.max_height)
+    size = scaled_size(width, height, scale)
+    small = frames.scale_frame(frame, size)
+    if sprite is not None:
+        if small is frame or not small.flags.writeable:
+            small = small.copy()
+        frames.draw_sprite(small, sprite, size[0] / width)
     return Screenshot(
-        image=encode(small, config),
-        width=small.width,
-        height=small.height,
-        original_width=img.width,
-        original_height=img.height,
+        image=frames.encode_frame(small, config),
+        width=size[0],
+        height=size[1],
+        original_width=width,
+        original_height=height,
         scale=scale,
         cursor=(round(cursor[0] * scale), round(cursor[1] * scale)) if cursor else None,
         cursor_screen=cursor,

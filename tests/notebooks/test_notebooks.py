@@ -102,7 +102,7 @@ def test_02_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
     # The model's step is shown with its code, output and the screenshot after it (inline in HTML).
     step_html = next(o["data"]["text/html"] for o in outputs(book)
                      if "<h4>Step 1</h4>" in o.get("data", {}).get("text/html", ""))
-    assert "reports/summary.txt" in step_html and 'src="data:image/png;base64,' in step_html
+    assert "reports/summary.txt" in step_html and 'src="data:image/jpeg;base64,' in step_html  # observation.format
     assert "all done" in text
     assert "finished: done | steps: 2" in text
     assert "[A person ran this code in your kernel:]" in text  # the model was told what the person did

@@ -149,7 +149,7 @@ def test_run_statuses_cover_every_kind(runs: dict[str, Path]) -> None:
     assert [s for tid, s in status.items() if tid not in {"rep-xterm-note", "rep-wrong-answer",
                                                           "rep-broken-reset"}] == ["invalid"]
     visual = next(t for t in data.tasks if t.result.task_id == "rep-xterm-note")
-    assert visual.steps and visual.steps[0].record.screenshot_file == "step_000.png"
+    assert visual.steps and visual.steps[0].record.screenshot_file == "step_000.jpg"  # observation.format: jpeg
     assert "hello" in visual.instruction
     assert {g.row.group for g in data.by_suite} == {"gui_suite", "api_suite", "all"}
     assert {g.row.group for g in data.by_tag} == {"demo", "visual", "api", "(untagged)"}  # the invalid task
@@ -165,7 +165,7 @@ def test_report_is_self_contained(runs: dict[str, Path]) -> None:
         assert "http://" not in text and "https://" not in text, page
         assert "<script src" not in text and "<link" not in text, page
     task = (index.parent / "task-rep-xterm-note.html").read_text()
-    assert 'src="../trajectories/rep-xterm-note/step_000.png"' in task
+    assert 'src="../trajectories/rep-xterm-note/step_000.jpg"' in task
     assert "REPORT-TEST-MARKER" in task and "written: hello" in task  # code and output
     assert "files.content" in task  # the judge's verdict
 
@@ -272,7 +272,7 @@ def test_task_page_shows_its_screenshots(runs: dict[str, Path], browser: object)
     d.execute_script("arguments[0].scrollIntoView()", img)  # type: ignore[attr-defined]
     from PIL import Image
 
-    file = runs["reference"] / "trajectories" / "rep-xterm-note" / "step_000.png"
+    file = runs["reference"] / "trajectories" / "rep-xterm-note" / "step_000.jpg"
     assert d.execute_script(  # type: ignore[attr-defined]
         "return arguments[0].complete && arguments[0].naturalWidth", img) == Image.open(file).width > 0
     # The screenshot shows the xterm with its text: far from a flat image.

@@ -1,0 +1,100 @@
+"""Scaling and encoding a raw screen frame for the model, without leaving the grab's buffer.
+
+A grab from mss is BGRX bytes. Converting it to an RGB PIL image costs a full
+pass over 8 MB before any real work; here the frame stays a numpy view of those
+bytes: OpenCV scales it (SIMD, four channels at once) and libjpeg-turbo (through
+simplejpeg) reads BGRX directly. Measured choices (BENCHMARKS.md "Screenshots"):
+
+- For factors down to 1/2, bilinear already weighs every source pixel
+  (1920 -> 1280 gives weights 3/4, 1/4 against the ideal box filter's 2/3, 1/3)
+  at a sixth of INTER_AREA's cost on non-integer factors; below 1/2 bilinear
+  would skip pixels (thin strokes vanish), so INTER_AREA takes over.
+- JPEG 4:4:4 at quality 90 keeps small glyphs as distinguishable as the lossless
+  image (the legibility check in benchmarks/screen.py); 4:2:0 smears coloured text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..config import ObservationConfig
+from ..execution import Image
+
+
+def _cv2() -> Any:
+    import cv2
+
+    # The box has 2 cores shared by many workers: OpenCV's own thread pool only
+    # adds hand-offs (measured slower for one 1920x1080 resize under load).
+    cv2.setNumThreads(1)
+    return cv2
+
+
+def bgrx_view(raw: bytes | bytearray | memoryview, width: int, height: int) -> np.ndarray:
+    """The grab's bytes as an (height, width, 4) array, no copy."""
+    return np.frombuffer(raw, dtype=np.uint8).reshape(height, width, 4)
+
+
+def scale_frame(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Downscale an (h, w, channels) frame to ``size`` = (width, height)."""
+    height, width = frame.shape[:2]
+    if (width, height) == size:
+        return frame
+    cv2 = _cv2()
+    factor = size[0] / width
+    interpolation = cv2.INTER_LINEAR if factor >= 0.5 else cv2.INTER_AREA
+    return cv2.resize(frame, size, interpolation=interpolation)
+
+
+def encode_frame(frame: np.ndarray, config: ObservationConfig) -> Image:
+    """Encode a BGRX frame as ``config.format`` asks."""
+    if config.format == "jpeg":
+        import simplejpeg
+
+        data = simplejpeg.encode_jpeg(
+            np.ascontiguousarray(frame), quality=config.jpeg_quality, colorspace="BGRA",
+            colorsubsampling=config.jpeg_subsampling, fastdct=True,
+        )
+        return Image(media_type="image/jpeg", data=data)
+    from .observation import encode_png
+
+    rgb = _cv2().cvtColor(frame, _cv2().COLOR_BGRA2RGB)
+    return Image(media_type="image/png", data=encode_png(rgb))
+
+
+@dataclass
+class Sprite:
+    """The mouse pointer's image (BGRA, straight alpha) with its top-left corner in screen pixels."""
+
+    left: int
+    top: int
+    pixels: np.ndarray
+
+
+def draw_sprite(img: np.ndarray, sprite: Sprite, scale: float) -> None:
+    """Blend ``sprite`` into ``img`` (a writable frame ``scale`` times the screen's size)."""
+    pixels = sprite.pixels
+    if scale != 1.0:
+        size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
+        pixels = _cv2().resize(pixels, size, interpolation=_cv2().INTER_AREA)
+    left, top = round(sprite.left * scale), round(sprite.top * scale)
+    h, w = pixels.shape[:2]
+    x0, y0 = max(left, 0), max(top, 0)
+    x1, y1 = min(left + w, img.shape[1]), min(top + h, img.shape[0])
+    if x0 >= x1 or y0 >= y1:
+        return
+    src = pixels[y0 - top:y1 - top, x0 - left:x1 - left]
+    alpha = src[:, :, 3:4].astype(np.uint16)
+    dst = img[y0:y1, x0:x1, :3]
+    dst[:] = ((src[:, :, :3] * alpha + dst * (255 - alpha) + 127) // 255).astype(np.uint8)
+
+
+def to_pil(frame: np.ndarray) -> Any:
+    """An RGB PIL image of a BGRX frame (for the episode video, tests and tools that want PIL)."""
+    from PIL import Image as PILImage
+
+    height, width = frame.shape[:2]
+    return PILImage.frombuffer("RGB", (width, height), np.ascontiguousarray(frame).data, "raw", "BGRX", 0, 1)
