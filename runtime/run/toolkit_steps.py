@@ -34,7 +34,7 @@ def load_toolkit_steps(names: Iterable[str]) -> None:
             for module in toolkit.plugins:
                 try:
                     importlib.import_module(module)
-                except Exception as exc:  # noqa: BLE001 - any failure of a user's module is reported as such
+                except Exception as exc:
                     raise ToolkitError(f"toolkit {name!r}: cannot import its steps module {module}: "
                                        f"{type(exc).__name__}: {exc}") from exc
             _loaded.add(name)

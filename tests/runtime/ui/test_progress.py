@@ -15,7 +15,13 @@ from pathlib import Path
 from deskact.runtime.run.events import RunEvent
 from deskact.runtime.run.results import TaskResult, read_results
 from deskact.runtime.ui.cli import app
-from deskact.runtime.ui.progress import ProgressState, _LiveRender, progress_view, result_line, resume_command
+from deskact.runtime.ui.progress import (
+    ProgressState,
+    _LiveRender,
+    progress_view,
+    result_line,
+    resume_command,
+)
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -102,8 +108,8 @@ def test_a_run_into_a_log_prints_each_finished_task(tmp_path: Path) -> None:
     done = CliRunner().invoke(app, ["run", str(tmp_path / "suite_prog"), "-m", "reference",
                                     "-o", str(tmp_path / "out")], env=ENV)
     lines = done.output.splitlines()
-    assert re.search(r"^\[\d/2\] passed  prog-quick  reward 1  \d steps  [\d.]+s$", done.output, re.M), lines
-    assert re.search(r"^\[\d/2\] failed  prog-wrong  reward 0  \d steps  [\d.]+s$", done.output, re.M), lines
+    assert re.search(r"^\[\d/2\] passed  prog-quick  reward 1  \d steps  [\d.]+s$", done.output, re.MULTILINE), lines
+    assert re.search(r"^\[\d/2\] failed  prog-wrong  reward 0  \d steps  [\d.]+s$", done.output, re.MULTILINE), lines
     assert any(ln.startswith("totals: 2/2 done (1 passed, 1 failed, 0 errors)") for ln in lines), lines
 
 
