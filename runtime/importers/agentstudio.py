@@ -83,7 +83,7 @@ def _fs_metadata(p: dict[str, Any], _: _Acc) -> list[dict[str, Any]]:
         unknown = sorted(set(meta) - {"size"})
         if unknown:
             raise Untranslatable(f"filesystem.metadata_check: fields {unknown} are not translated")
-        out.append(step("judge", "shell.output", cmd=f"stat -c %s \"{text(path)}\"", equals=f"{meta['size']}\n"))
+        out.append(step("judge", "files.stat", path=text(path), size=int(meta["size"])))
     return out
 
 
@@ -117,6 +117,12 @@ def _draft_check(p: dict[str, Any], _: _Acc) -> list[dict[str, Any]]:
 def _doc_check(p: dict[str, Any], _: _Acc) -> list[dict[str, Any]]:
     return [step("judge", "google.drive_file", name=text(p["title"]), mime_type="document",
                  content_contains=text(p["content"]) if p.get("content") else None, exists=p.get("exists", True))]
+
+
+def _doc_link(p: dict[str, Any], _: _Acc) -> list[dict[str, Any]]:
+    if not p.get("exists", True):
+        raise Untranslatable("google_docs.hyperlink_match with exists false: no judge checks that a link is gone")
+    return [step("judge", "google.doc_link", title=text(p["title"]), text=text(p["text"]), url=text(p["url"]))]
 
 
 def _file_check(p: dict[str, Any], _: _Acc) -> list[dict[str, Any]]:
@@ -171,7 +177,7 @@ FUNCTIONS: dict[tuple[str, str], Fn] = {
     ("google_calendar", "check_event_exists"): _event_check, ("google_calendar", "create_event"): _create_event,
     ("gmail", "check_sent_message_exists"): _sent_check, ("gmail", "check_draft_exists"): _draft_check,
     ("gmail", "send_message"): _send, ("gmail", "create_draft"): _draft, ("gmail", "create_label"): _label,
-    ("google_docs", "check_doc_exists"): _doc_check, ("google_docs", "create_document"): _document,
+    ("google_docs", "check_doc_exists"): _doc_check, ("google_docs", "hyperlink_match"): _doc_link, ("google_docs", "create_document"): _document,
     ("google_drive", "check_file_exists"): _file_check, ("process", "pkill_by_name"): _kill,
 }
 """(evaluator, function) -> translation; add one here to import more tasks."""

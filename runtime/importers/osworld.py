@@ -139,7 +139,8 @@ def _exact_match(t: _Task, ev: dict[str, Any]) -> None:
 def _check_include_exclude(t: _Task, ev: dict[str, Any]) -> None:
     result = ev["result"]
     if result.get("type") == "vm_terminal_output":
-        raise Untranslatable("result type vm_terminal_output: the text a terminal shows is not judged here")
+        _terminal_include_exclude(t, _rules(ev["expected"]))
+        return
     cmd, rules = _command(result), _rules(ev["expected"])
     for text in rules.get("include", []):
         t.judge.append(step("judge", "shell.output", cmd=cmd, contains=escape(text), exit_code=NULL))
@@ -147,6 +148,18 @@ def _check_include_exclude(t: _Task, ev: dict[str, Any]) -> None:
         t.judge.append(step("judge", "shell.output", cmd=cmd, regex=escape(r"\A(?![\s\S]*" + re.escape(text) + ")"),
                             exit_code=NULL))
     t.needs_world = True
+
+
+def _terminal_include_exclude(t: _Task, rules: dict[str, Any]) -> None:
+    """The text OSWorld reads from its terminal: a terminal opened by the reset (OSWorld opens one
+    with ctrl+alt+t), read back with terminal.text."""
+    if not any("apps.terminal" in s for s in t.reset):
+        t.reset.append(step("reset", "apps.terminal"))
+        t.notes.append("a terminal window is opened at reset (OSWorld reads its text)")
+    for text in rules.get("include", []):
+        t.judge.append(step("judge", "terminal.text", contains=escape(text)))
+    for text in rules.get("exclude", []):
+        t.judge.append(step("judge", "terminal.text", regex=escape(r"\A(?![\s\S]*" + re.escape(text) + ")")))
 
 
 def _file_compare(judge_name: str, gold_param: str = "reference", **extra: Any) -> Callable[[_Task, dict[str, Any]], None]:

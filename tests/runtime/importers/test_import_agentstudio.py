@@ -45,8 +45,8 @@ def test_filesystem_task_translation(imported: tuple[Path, ImportReport]) -> Non
     assert task["reset"][-1] == {"files.write": {"path": "${WORKSPACE}/tmp/data/count.txt", "content": "1"}}
     assert task["judge"] == [{"files.content": {"path": "${WORKSPACE}/tmp/data/count.txt", "equals": "2"}}]
     assert task["cleanup"] == [{"files.remove": {"path": "${WORKSPACE}/tmp"}}]
-    size = _tasks(imported[0])["agentstudio-os-0d5f7fef"]["judge"][0]["shell.output"]
-    assert size == {"cmd": 'stat -c %s "${WORKSPACE}/tmp/reports/summary.txt"', "equals": "1024\n"}
+    size = _tasks(imported[0])["agentstudio-os-0d5f7fef"]["judge"]
+    assert size == [{"files.stat": {"path": "${WORKSPACE}/tmp/reports/summary.txt", "size": 1024}}]
 
 
 def test_calendar_task_starts_from_an_empty_account(imported: tuple[Path, ImportReport]) -> None:
@@ -61,7 +61,9 @@ def test_calendar_task_starts_from_an_empty_account(imported: tuple[Path, Import
 
 def test_reasons(imported: tuple[Path, ImportReport]) -> None:
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
-    assert any("google_docs.hyperlink_match: no deskact judge" in r for r in reasons["3ca6dd01"])
+    assert any("hyperlink_match with exists false" in r for r in reasons["2edfcc5d"])
+    link = _tasks(imported[0])["agentstudio-google-docs-3ca6dd01"]["judge"]
+    assert link == [{"google.doc_link": {"title": "Hyperlink Guide", "text": "Click Here", "url": "https://www.example.com"}}]
     assert any("without a recipient" in r for r in reasons["2af3ec73"])
     vscode = reasons["083bee5b"]
     assert any("placeholder ${AS_HOME}" in r for r in vscode) and any("vscode.install_extension" in r for r in vscode)

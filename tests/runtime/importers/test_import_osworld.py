@@ -89,11 +89,17 @@ def test_calc_compare_table_uses_xlsx_compare_with_fetched_gold(imported: tuple[
     assert task["cleanup"] == [{"apps.kill": {"name": "soffice"}}]
 
 
+def test_terminal_output_is_read_from_a_terminal_the_reset_opens(imported: tuple[Path, ImportReport]) -> None:
+    task = _tasks(imported[0])["osworld-os-4127319a"]
+    assert {"apps.terminal": {}} in task["reset"] and task["visual"] is True
+    assert task["judge"] == [{"terminal.text": {"contains": "54\n"}}]
+
+
 def test_reasons_name_the_func_or_type(imported: tuple[Path, ImportReport]) -> None:
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
     assert any("func infeasible" in r for r in reasons["4783cc41"])
     assert any("func empty" in r for r in reasons["765d2b74"])
-    assert any("vm_terminal_output" in r for r in reasons["0b35aee5"])
+    assert any("expected type calc_insensitive_md5" in r for r in reasons["0b35aee5"])
     assert any(r.startswith("func is_utc_0: no deskact judge") for r in reasons["b6781586"])
     assert any("rule types ['chart']" in r for r in reasons["0326d92d"])
     impress = [s for s in imported[1].skipped if s.file.startswith("libreoffice_impress/")]
