@@ -108,7 +108,7 @@
         '<select id="f-status"></select><select id="f-suite"></select><select id="f-tag"></select>' +
         '<input type="search" id="f-text" placeholder="text in id, feedback, error…">' +
         '<span id="shown-count" class="muted"></span></div>' +
-        '<table id="tasks"><thead><tr><th>status</th><th>task</th><th>epoch</th><th>suite</th><th>tags</th>' +
+        '<table id="tasks"><thead><tr><th>status</th><th>task</th><th class="c-epoch">epoch</th><th>suite</th><th>tags</th>' +
         "<th>steps</th><th>time</th><th>finish</th><th>why</th></tr></thead><tbody></tbody></table>";
       ["f-status", "f-suite", "f-tag"].forEach(function (id) {
         document.getElementById(id).addEventListener("change", setFilters);
@@ -135,11 +135,13 @@
     document.querySelector("#tasks tbody").innerHTML = visible.map(function (t) {
       return '<tr class="task" data-key="' + esc(t.key) + '" data-status="' + esc(t.status) + '"><td>' +
         statusBadge(t.status) + '</td><td><a href="#/run/' + enc(runId) + "/task/" + enc(t.key) + '">' +
-        esc(t.task_id) + "</a></td><td>" + (t.epoch === null ? "" : t.epoch) + "</td><td>" + esc(t.suite) +
+        esc(t.task_id) + '</a></td><td class="c-epoch">' + (t.epoch === null ? "" : t.epoch) + "</td><td>" + esc(t.suite) +
         "</td><td>" + esc(t.tags.join(", ")) + "</td><td>" + t.steps + "</td><td>" +
         (t.status === "running" || t.status === "unfinished" ? "" : secs(t.duration_s)) + "</td><td>" +
         esc(t.finish) + '</td><td class="muted">' + esc((t.feedback || "").slice(0, 240)) + "</td></tr>";
     }).join("");
+    // The epoch column only for runs that repeated tasks (deskact run --epochs N).
+    document.getElementById("tasks").classList.toggle("no-epoch", !tasks.some(function (t) { return t.epoch !== null; }));
     document.getElementById("shown-count").textContent = visible.length + " of " + tasks.length + " tasks";
     Array.prototype.forEach.call(document.querySelectorAll("#tasks tr.task"), function (tr) {
       tr.addEventListener("click", function (ev) {
@@ -301,12 +303,14 @@
   function refresh(force) {
     var r = route(), p = r.parts;
     var key = p.join("/");
+    // An answer that arrives after the user moved to another page must not draw over it.
+    function still() { return route().parts.join("/") === key; }
     if (key !== shown.key) { force = true; shown.data = null; }
     if (!p.length) {
       return getJSON("/api/runs").then(function (runs) {
         var text = JSON.stringify(runs);
         liveBadge.hidden = !runs.some(function (x) { return x.live; });
-        if (force || text !== shown.sigs) { shown.key = key; shown.sigs = text; drawRuns(runs); }
+        if (still() && (force || text !== shown.sigs)) { shown.key = key; shown.sigs = text; drawRuns(runs); }
       });
     }
     var runIds = p[0] === "run" ? [p[1]] : [p[1], p[2]];
@@ -315,25 +319,27 @@
       var load;
       if (p[0] === "run" && p.length === 2) {
         load = getJSON("/api/runs/" + enc(p[1])).then(function (d) {
-          shown.data = d; drawRun(p[1], d, r.query); liveBadge.hidden = !d.summary.live;
+          if (!still()) return;
+          shown.data = d; drawRun(p[1], d, route().query); liveBadge.hidden = !d.summary.live;
         });
       } else if (p[0] === "run" && p[2] === "task") {
         load = getJSON("/api/runs/" + enc(p[1]) + "/tasks/" + enc(p[3])).then(function (t) {
+          if (!still()) return;
           drawTask(p[1], t); liveBadge.hidden = t.status !== "running";
         });
       } else if (p[0] === "compare" && p.length === 3) {
         load = Promise.all([getJSON("/api/runs/" + enc(p[1])), getJSON("/api/runs/" + enc(p[2]))]).then(function (d) {
-          drawCompare(p[1], p[2], d);
+          if (still()) drawCompare(p[1], p[2], d);
         });
       } else if (p[0] === "compare" && p.length === 4) {
         load = Promise.all([orNull(getJSON("/api/runs/" + enc(p[1]) + "/tasks/" + enc(p[3]))),
           orNull(getJSON("/api/runs/" + enc(p[2]) + "/tasks/" + enc(p[3])))]).then(function (pages) {
-          drawSide(p[1], p[2], p[3], pages);
+          if (still()) drawSide(p[1], p[2], p[3], pages);
         });
       } else {
         throw new Error("unknown page " + location.hash);
       }
-      return load.then(function () { shown.key = key; shown.sigs = sig; });
+      return load.then(function () { if (still()) { shown.key = key; shown.sigs = sig; } });
     });
   }
 

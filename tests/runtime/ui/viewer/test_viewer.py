@@ -117,6 +117,12 @@ def _rows(d: Any) -> list[str]:
     return sorted(tr.get_attribute("data-key") for tr in d.find_elements(By.CSS_SELECTOR, "#tasks tbody tr.task"))
 
 
+def _src(d: Any, css: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    return d.find_element(By.CSS_SELECTOR, css).get_attribute("src") or ""
+
+
 def _get(server: ViewerServer, path: str) -> Any:
     return json.loads(urllib.request.urlopen(server.url + path, timeout=30).read())
 
@@ -131,8 +137,9 @@ def test_api_lists_runs_and_serves_only_run_files(server: ViewerServer, runs: Pa
     page = _get(server, "api/runs/reference/tasks/view-click")
     assert page["steps"][0]["points"] == [
         {"action": "click", "x": 200.0, "y": 150.0, "space": "image", "start": None, "line": 2}]
-    shot = urllib.request.urlopen(server.url + "files/reference/" + page["trajectory"] + "/step_000.png", timeout=30)
-    assert shot.headers["Content-Type"] == "image/png"
+    after = page["steps"][0]["after"]
+    shot = urllib.request.urlopen(server.url + "files/reference/" + page["trajectory"] + "/" + after, timeout=30)
+    assert shot.headers["Content-Type"] in ("image/png", "image/jpeg")
     (runs.parent / "secret.txt").write_text("not yours")
     for bad in ("files/reference/../../secret.txt", "files/reference/%2e%2e/%2e%2e/secret.txt",
                 "api/runs/nope", "api/runs/reference/tasks/nope"):
@@ -195,18 +202,21 @@ def test_task_page_draws_the_click_on_the_screenshot(server: ViewerServer, brows
 
 
 def test_first_observation_is_shown_before_step_one(server: ViewerServer, runs: Path, browser: Any) -> None:
-    from selenium.webdriver.common.by import By
 
     folder = runs / "noop" / "trajectories" / "view-click"
     # The screenshot taken before step 1: any image no step file claims, whatever the runner calls it.
-    shutil.copy(folder / "step_000.png", folder / "observation_start.png")
+    steps = {p.name for p in folder.glob("step_*")}
+    first = sorted(p.name for p in folder.iterdir() if p.suffix in (".png", ".jpg") and p.name not in steps)
+    if not first:  # a runner that does not save it: the viewer still shows one found under another name
+        shot = next(p for p in folder.glob("step_000.*") if p.suffix != ".json")
+        shutil.copy(shot, folder / f"observation_start{shot.suffix}")
+        first = [f"observation_start{shot.suffix}"]
     d = browser
     d.get(server.url + "#/run/noop/task/view-click")
-    first = _until("the first observation", lambda: d.find_element(By.CSS_SELECTOR, "#first-observation img"))
-    assert first.get_attribute("src").endswith("/observation_start.png")
+    first_name = first[0]
+    _until("the first observation", lambda: _src(d, "#first-observation img").endswith("/" + first_name))
     # Step 1's pointer actions are drawn on what the model saw then: the first observation.
-    assert d.find_element(By.CSS_SELECTOR, "#step-0 figure.shot img").get_attribute("src").endswith(
-        "/observation_start.png")
+    _until("step 1 on it", lambda: _src(d, "#step-0 figure.shot img").endswith("/" + first_name))
 
 
 def test_compare_side_by_side(server: ViewerServer, browser: Any) -> None:
@@ -251,8 +261,8 @@ def test_live_run_updates_while_results_are_written(runs: Path, tmp_path: Path, 
         # view-click starts: its trajectory folder and first step appear before its result line.
         src, dst = done / "trajectories" / "view-click", live / "trajectories" / "view-click"
         dst.mkdir()
-        for name in ("step_000.png", "step_000.json"):
-            shutil.copy(src / name, dst / name)
+        for file in src.glob("step_000.*"):
+            shutil.copy(file, dst / file.name)
         running = _until("the running task", lambda: d.find_element(By.CSS_SELECTOR, 'tr[data-key="~view-click"]'))
         assert running.get_attribute("data-status") == "running"
         assert d.find_element(By.ID, "live").is_displayed()
@@ -261,7 +271,7 @@ def test_live_run_updates_while_results_are_written(runs: Path, tmp_path: Path, 
         running.click()
         _until("step 1", lambda: d.find_element(By.ID, "step-count").text == "1")
         step = json.loads((src / "step_000.json").read_text())
-        step.update(index=1, code="mouse.double_click(30, 40)", screenshot_file="step_000.png")
+        step.update(index=1, code="mouse.double_click(30, 40)")
         (dst / "step_001.json").write_text(json.dumps(step))
         _until("step 2", lambda: d.find_element(By.ID, "step-count").text == "2")
         mark = d.find_element(By.CSS_SELECTOR, "#step-1 svg circle.mark")
@@ -274,3 +284,39 @@ def test_live_run_updates_while_results_are_written(runs: Path, tmp_path: Path, 
         status = d.find_element(By.CSS_SELECTOR, 'tr[data-key="view-click"]').get_attribute("data-status")
         assert status == "passed"
         assert d.find_element(By.ID, "shown-count").text == "2 of 2 tasks"
+
+
+def test_repeated_tasks_are_one_row_per_epoch(tmp_path: Path) -> None:
+    from deskact.runtime.run.results import TaskResult
+    from deskact.runtime.ui.viewer.runs import RunRef, run_detail
+
+    run = tmp_path / "epochs"
+    run.mkdir()
+    lines = [TaskResult(task_id=t, suite="s", status=s, reward=int(s == "passed"), epoch=e)
+             for t, e, s in (("a", 1, "passed"), ("a", 2, "failed"), ("b", 1, "passed"), ("a", 2, "passed"))]
+    (run / "results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in lines))
+    rows = {t.key: (t.epoch, t.status) for t in run_detail(RunRef(id="epochs", path=run)).tasks}
+    # a ran twice: a row per epoch, the retried epoch 2 as last written; b ran once: its plain id.
+    assert rows == {"a@1": (1, "passed"), "a@2": (2, "passed"), "b": (None, "passed")}
+
+
+def test_view_command_serves_and_refuses_a_missing_folder(runs: Path, tmp_path: Path) -> None:
+    proc = subprocess.run([str(DESKACT), "view", str(tmp_path / "nope")], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 2
+    # One message (rich wraps it at the terminal's width: compare it unwrapped).
+    assert " ".join(proc.stderr.split()) == (
+        f"error: {tmp_path / 'nope'}: no such folder (give run folders or folders that hold them)")
+
+    view = subprocess.Popen([str(DESKACT), "view", str(runs), "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    try:
+        assert view.stdout is not None
+        line = view.stdout.readline()
+        url = line.split()[2]
+        assert line.startswith("deskact view: http://127.0.0.1:") and url.endswith("/"), line
+        assert {r["id"] for r in json.loads(urllib.request.urlopen(url + "api/runs", timeout=30).read())} == {
+            "reference", "noop"}
+    finally:
+        view.terminate()
+        view.wait(timeout=60)
