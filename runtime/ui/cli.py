@@ -93,6 +93,7 @@ def run_cmd(
     backend: str | None = typer.Option(None, "--backend", help="thread (this machine) or ray (a Ray cluster; docs/distributed.md)."),
     address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
     epochs: int = typer.Option(1, "--epochs", help="Run each task N times; the summary and report show pass@k and the spread."),
+    watch: bool = typer.Option(False, "--watch", help="Show each worker's display in a browser (noVNC on 127.0.0.1; addresses printed as workers start)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
@@ -100,6 +101,7 @@ def run_cmd(
     from ..run.runner import RunOptions, default_out_dir
     from .progress import progress_view, resume_command
     from .views import print_summary
+    from .watch import announcer, check_watch
 
     check_workers(workers)
     if epochs < 1:
@@ -108,11 +110,14 @@ def run_cmd(
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
-                          world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address)
+                          world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address,
+                          display__vnc_web=watch or None)
+        check_watch(cfg, watch)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs)
         runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
+        runner.on_display = announcer(console)  # VNC / browser addresses when display.vnc or --watch
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")
