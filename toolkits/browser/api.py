@@ -44,8 +44,8 @@ class BrowserError(RuntimeError):
 class Browser:
     """The Chromium window on the screen, driven through the page (DOM) instead of pixels.
 
-    Tabs are numbered from 0 in the window's order; calls act on the active tab (the
-    one shown). Selectors are CSS (``"#id"``, ``"button.primary"``) or Playwright
+    Tabs are numbered from 0 as ``browser.tabs()`` lists them (a stable order, not always the
+    window's left to right); calls act on the active tab (the one shown). Selectors are CSS (``"#id"``, ``"button.primary"``) or Playwright
     selectors (``"text=Save"``, ``"role=button[name='OK']"``); they see inside shadow DOM.
     Actions wait up to 10 s for their element and raise ``BrowserError`` if it never comes.
     The gui toolkit (mouse, keyboard, screen) works on the same window.
@@ -217,7 +217,15 @@ class Browser:
 
     def back(self) -> str:
         """Go back in the active tab's history; returns the URL now shown."""
-        return self._run(lambda: (p := self._page()).go_back() and p.url or self._page().url)
+        def go() -> str:
+            page = self._page()
+            page.go_back(wait_until="commit")
+            try:
+                page.wait_for_load_state("load", timeout=ACTION_TIMEOUT_MS)
+            except Exception:  # noqa: BLE001 - a page restored from cache sends no load event
+                pass
+            return page.url
+        return self._run(go)
 
     def reload(self) -> None:
         """Reload the active tab."""

@@ -14,6 +14,7 @@ each world (~0.25 s start instead).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shutil
@@ -37,7 +38,8 @@ FLAGS = [
     "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-breakpad",
     "--disable-crash-reporter", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
     "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,"
-    "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DialMediaRouteProvider",
+    "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DialMediaRouteProvider,"
+    "BackForwardCache",  # back/forward reload the page: automation sees its load event every time
     "--metrics-recording-only", "--no-pings", "--password-store=basic", "--use-mock-keychain",
     "--disable-gpu", "--no-sandbox",  # the world is the sandbox; Chromium's own needs setuid or userns
     "--test-type",  # no "unsupported flag --no-sandbox" bar over every page
@@ -102,6 +104,7 @@ def template_profile() -> Path:
     """A profile Chromium initialised once in this process (headless, on the host, nothing
     opened): copied into each task's world. Its caches are dropped (they hold nothing yet)."""
     template = Path(tempfile.mkdtemp(prefix="deskact-chromium-template-"))
+    atexit.register(shutil.rmtree, template, True)
     proc = subprocess.Popen([*argv(str(template), ["about:blank"], 800, 600), "--headless=new"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
