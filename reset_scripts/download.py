@@ -32,7 +32,7 @@ def fetch(url: str, target: Path, timeout: float, max_bytes: int, sha256: str | 
     fd, tmp = tempfile.mkstemp(prefix=".download-", dir=target.parent)
     try:
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as resp:  # noqa: S310 - schemes checked above
+        with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as resp:
             while chunk := resp.read(_CHUNK):
                 size += len(chunk)
                 if size > max_bytes:

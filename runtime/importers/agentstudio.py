@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from .common import (
-    ImportError_, ImportOptions, ImportReport, Untranslatable, escape, load_json_files, run_import, step,
+    ImportError_,
+    ImportOptions,
+    ImportReport,
+    Untranslatable,
+    escape,
+    load_json_files,
+    run_import,
+    step,
 )
 
 RECIPIENT = "recipient@example.com"

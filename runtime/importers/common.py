@@ -20,11 +20,11 @@ REPORT_MD = "import-report.md"
 REPORT_JSON = "import-report.json"
 
 
-class ImportError_(DeskactError):  # noqa: N801 - ImportError is a builtin
+class ImportError_(DeskactError):
     """The input cannot be read at all (missing folder, not JSON): names the path."""
 
 
-class Untranslatable(Exception):  # noqa: N818 - a reason, collected, not an error
+class Untranslatable(Exception):
     """One part of a source task has no deskact equivalent; the message says which and why."""
 
 
@@ -174,8 +174,8 @@ _Dumper.add_representer(str, _str)
 def render_markdown(report: ImportReport) -> str:
     lines = [f"# Import report: {report.source}", "",
              f"Input: `{report.input}`  ", f"Suite: `{report.out}/{SUITE_FILE}`", "",
-             f"Converted {len(report.converted)} of {len(report.converted) + len(report.skipped)} tasks;"
-             f" {len(report.skipped)} not translated.", ""]
+             (f"Converted {len(report.converted)} of {len(report.converted) + len(report.skipped)} tasks;"
+              f" {len(report.skipped)} not translated."), ""]
     if report.skipped:
         lines += ["## Why tasks were not translated", "", "| reason | tasks |", "|---|---|"]
         lines += [f"| {k} | {n} |" for k, n in report.reason_counts().items()]

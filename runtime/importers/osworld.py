@@ -19,8 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from .common import (
-    NULL, ImportOptions, ImportReport, Untranslatable, escape, fetch_gold, has_step, load_json_files, mirrored,
-    run_import, step,
+    NULL,
+    ImportOptions,
+    ImportReport,
+    Untranslatable,
+    escape,
+    fetch_gold,
+    has_step,
+    load_json_files,
+    mirrored,
+    run_import,
+    step,
 )
 
 VM_HOME = "/home/user"

@@ -16,7 +16,7 @@ BODY = b"col1,col2\n1,2\n" * 100
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         if self.path == "/data.csv":
             self.send_response(200)
             self.send_header("Content-Length", str(len(BODY)))

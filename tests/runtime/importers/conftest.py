@@ -30,7 +30,7 @@ def workbook(rows: dict[str, list[list[object]]]) -> bytes:
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+    def do_GET(self) -> None:
         from urllib.parse import parse_qs, urlsplit
 
         key = (parse_qs(urlsplit(self.path).query).get("id") or [""])[0]

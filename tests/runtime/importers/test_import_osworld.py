@@ -129,9 +129,8 @@ def test_bad_input_names_the_path(tmp_path: Path) -> None:
 
 
 def test_cli_import_osworld(tmp_path: Path) -> None:
-    from typer.testing import CliRunner
-
     from deskact.runtime.ui.cli import app
+    from typer.testing import CliRunner
 
     res = CliRunner().invoke(app, ["import", "osworld", str(EXAMPLES / "os"), "--out", str(tmp_path / "s")])
     assert res.exit_code == 0, res.output
