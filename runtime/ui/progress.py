@@ -139,7 +139,7 @@ class _LiveRender:
                 name = run.task_id + (f" (epoch {run.epoch})" if s.epochs else "")
                 step = "starting" if run.step is None else str(run.step + 1)
                 workers.add_row(worker, name, step, clock(now - run.since))
-        return Group(head, workers)
+        return Group(head, workers) if s.running else head  # the last frame stays one line
 
 
 @contextmanager
