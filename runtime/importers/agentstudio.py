@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,7 +30,8 @@ from .common import (
 )
 
 RECIPIENT = "recipient@example.com"
-PLACEHOLDERS = {"AS_ROOT": "${WORKSPACE}", "AS_GCALENDAR_ID": "primary", "AS_GMAIL_RECIPIENT": RECIPIENT}
+PLACEHOLDERS = {"AS_ROOT": "${WORKSPACE}", "AS_HOME": "${HOME}", "AS_GCALENDAR_ID": "primary",
+                "AS_GMAIL_RECIPIENT": RECIPIENT}
 _PLACEHOLDER = re.compile(r"\$\{(\w+)\}")
 # Steps that only undo what a previous run left: a deskact task starts from a fresh workspace
 # and, for Google, from google.reset.
@@ -172,7 +175,51 @@ def _document(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
 
 
 def _kill(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
-    return [step("reset", "apps.kill", name=p["name"])]
+    # pkill patterns like "soffice.*": apps.kill matches a plain substring of the command line.
+    return [step("reset", "apps.kill", name=re.sub(r"[.*+?^$\\]+$", "", p["name"]) or p["name"])]
+
+
+def _launch(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
+    cmd = p["cmd"] if isinstance(p["cmd"], str) else shlex.join(p["cmd"])
+    acc.visual = True
+    return [step("reset", "apps.launch", cmd=text(cmd))]
+
+
+def _data_file(value: str, acc: _Acc, into: str) -> str:
+    """An AgentStudio data file (``${AS_ROOT}/data/<id>/x``) copied from --files-root into the suite's
+    ``files/`` (inputs) or ``gold/`` (expected files); returns its path relative to that folder."""
+    rel = value.removeprefix("${AS_ROOT}/")
+    if not rel.startswith("data/"):
+        raise Untranslatable(f"data file: {value} is not under AgentStudio's data/ folder")
+    if acc.opts.files_root is None:
+        raise Untranslatable(f"data file: {rel} is AgentStudio data, not in the task file"
+                             " (give --files-root DIR, the folder holding data/)")
+    src = acc.opts.files_root / rel
+    if not src.is_file():
+        raise Untranslatable(f"data file: {rel} is not under --files-root {acc.opts.files_root}")
+    target = acc.opts.out / into / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(src, target)
+    return rel
+
+
+def _copy(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
+    return [step("reset", "files.copy", src=_data_file(p["src"], acc, "files"), dst=text(p["dest"]))]
+
+
+def _json_settings(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
+    return [step("judge", "config.value", path=text(p["path"]), key=[key], equals=value, format="json")
+            for key, value in p["settings"].items()]
+
+
+def _compare_table(p: dict[str, Any], acc: _Acc) -> list[dict[str, Any]]:
+    rules = (p.get("options") or {}).get("rules") or []
+    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_print"})
+    if unsupported:
+        raise Untranslatable(f"sheets.compare_table: rule types {unsupported} have no xlsx.compare option")
+    names = [str(r["sheet_idx0"])[2:] for r in rules if str(r.get("sheet_idx0", "")).startswith("RN")]
+    return [step("judge", "xlsx.compare", path=text(p["result"]), gold=_data_file(p["expected"], acc, "gold"),
+                 sheets=names or None, sheet_names=False)]
 
 
 Fn = Callable[[dict[str, Any], "_Acc"], list[dict[str, Any]]]
@@ -186,16 +233,20 @@ FUNCTIONS: dict[tuple[str, str], Fn] = {
     ("gmail", "send_message"): _send, ("gmail", "create_draft"): _draft, ("gmail", "create_label"): _label,
     ("google_docs", "check_doc_exists"): _doc_check, ("google_docs", "hyperlink_match"): _doc_link, ("google_docs", "create_document"): _document,
     ("google_drive", "check_file_exists"): _file_check, ("process", "pkill_by_name"): _kill,
+    ("process", "create_process"): _launch, ("filesystem", "copy"): _copy,
+    ("filesystem", "check_json_settings"): _json_settings, ("sheets", "compare_table"): _compare_table,
 }
 """(evaluator, function) -> translation; add one here to import more tasks."""
 GOOGLE = {"google_calendar", "gmail", "google_docs", "google_drive", "google_sheets", "google_slides", "google_forms"}
 
 
 class _Acc:
-    def __init__(self) -> None:
+    def __init__(self, opts: ImportOptions) -> None:
+        self.opts = opts
         self.reasons: list[str] = []
         self.notes: list[str] = []
         self.google = False
+        self.visual = False
 
     def translate(self, procedure: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -221,7 +272,7 @@ class _Acc:
 
 def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[str, Any], list[str]]:
     uid = str(raw.get("task_id") or Path(rel).stem)
-    acc = _Acc()
+    acc = _Acc(opts)
     reset = acc.translate(raw.get("reset_procedure", []), "reset")
     judge = acc.translate(raw.get("eval_procedure", []), "eval")
     cleanup = acc.translate(raw.get("cleanup_procedure", []), "cleanup")
@@ -235,7 +286,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[st
         raise Untranslatable(acc.reasons)
     group = Path(rel).parent.name or "tasks"
     task: dict[str, Any] = {"id": f"agentstudio-{group.replace('_', '-')}-{uid[:8]}", "instruction": instruction}
-    if raw.get("visual"):
+    if raw.get("visual") or acc.visual:
         task.update(visual=True, toolkits=["gui"])
     if acc.google:
         task["toolkits"] = [*task.get("toolkits", []), "google"]

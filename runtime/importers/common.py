@@ -72,6 +72,8 @@ class ImportOptions(BaseModel):
     fetch_gold: bool = True
     """Download expected files (judges' gold) into SUITE/gold/ now; off = such tasks are skipped."""
     timeout: float = 60
+    files_root: Path | None = None
+    """AgentStudio: the folder its ``${AS_ROOT}`` named, holding ``data/`` (inputs and gold files)."""
 
 
 NULL = object()

@@ -16,7 +16,7 @@ MirrorOpt = typer.Option(None, "--mirror", help="PREFIX=URL: fetch URLs starting
 NoGoldOpt = typer.Option(False, "--no-fetch-gold", help="Do not download expected files; tasks that need one are skipped.")
 
 
-def _options(out: Path, mirror: list[str] | None, no_fetch_gold: bool) -> object:
+def _options(out: Path, mirror: list[str] | None, no_fetch_gold: bool, files_root: Path | None = None) -> object:
     from ..importers import ImportOptions
 
     mirrors = {}
@@ -25,7 +25,7 @@ def _options(out: Path, mirror: list[str] | None, no_fetch_gold: bool) -> object
         if not sep or not prefix or not url:
             raise typer.BadParameter(f"--mirror {item!r}: expected PREFIX=URL")
         mirrors[prefix] = url
-    return ImportOptions(out=out, mirrors=mirrors, fetch_gold=not no_fetch_gold)
+    return ImportOptions(out=out, mirrors=mirrors, fetch_gold=not no_fetch_gold, files_root=files_root)
 
 
 def _run(source: str, path: Path, opts: object) -> None:
@@ -54,6 +54,8 @@ def osworld_cmd(path: Path = typer.Argument(..., help="OSWorld's evaluation_exam
 
 @import_app.command("agentstudio")
 def agentstudio_cmd(path: Path = typer.Argument(..., help="AgentStudio's tasks folder, one task JSON, or a JSONL file."),
-                    out: Path = OutOpt, mirror: list[str] | None = MirrorOpt, no_fetch_gold: bool = NoGoldOpt) -> None:
+                    out: Path = OutOpt, mirror: list[str] | None = MirrorOpt, no_fetch_gold: bool = NoGoldOpt,
+                    files_root: Path | None = typer.Option(
+                        None, "--files-root", help="The folder AgentStudio's ${AS_ROOT} named (holds data/): input and gold files are copied from it.")) -> None:
     """Convert AgentStudio task JSON (reset/eval/cleanup procedures -> steps and judges)."""
-    _run("agentstudio", path, _options(out, mirror, no_fetch_gold))
+    _run("agentstudio", path, _options(out, mirror, no_fetch_gold, files_root))

@@ -66,11 +66,12 @@ def test_reasons(imported: tuple[Path, ImportReport]) -> None:
     assert link == [{"google.doc_link": {"title": "Hyperlink Guide", "text": "Click Here", "url": "https://www.example.com"}}]
     assert any("without a recipient" in r for r in reasons["2af3ec73"])
     vscode = reasons["083bee5b"]
-    assert any("placeholder ${AS_HOME}" in r for r in vscode) and any("vscode.install_extension" in r for r in vscode)
+    assert any("vscode.install_extension: no deskact step" in r for r in vscode)
 
 
 def test_placeholders() -> None:
     assert text("${AS_ROOT}/a $x") == "${WORKSPACE}/a $$x"
+    assert text("${AS_HOME}/.config") == "${HOME}/.config"
     assert text("to ${AS_GMAIL_RECIPIENT}") == f"to {RECIPIENT}"
     with pytest.raises(Untranslatable, match="AS_UNKNOWN"):
         text("${AS_UNKNOWN}")
@@ -86,3 +87,30 @@ def test_jsonl_input(tmp_path: Path) -> None:
     src.write_text("{broken\n")
     with pytest.raises(ImportError_, match=r"tasks.jsonl:1: not a JSON line"):
         import_agentstudio(src, ImportOptions(out=tmp_path / "out2"))
+
+
+def test_data_files_come_from_files_root(tmp_path: Path) -> None:
+    uid = "01b269ae-2111-4a07-81fd-3fcd711993b0"
+    src = TASKS / "single_gui" / "sheets"
+    report = import_agentstudio(src, ImportOptions(out=tmp_path / "without"))
+    assert any(r.startswith(f"data file: data/{uid}/") and "--files-root" in r for r in report.skipped[0].reasons)
+    root = tmp_path / "as_root"
+    (root / "data" / uid).mkdir(parents=True)
+    for name in ("Student_Level_Fill_Blank.xlsx", "Student_Level_Fill_Blank_gold.xlsx"):
+        (root / "data" / uid / name).write_bytes(name.encode())
+    out = tmp_path / "with"
+    report = import_agentstudio(src, ImportOptions(out=out, files_root=root))
+    assert not report.skipped, report.skipped
+    task = _tasks(out)[f"agentstudio-tasks-{uid[:8]}"]  # a bare folder: no group in the path
+    assert task["visual"] is True and task["toolkits"] == ["gui"]
+    assert {"files.copy": {"src": f"data/{uid}/Student_Level_Fill_Blank.xlsx",
+                           "dst": "${WORKSPACE}/sheets/Student_Level_Fill_Blank.xlsx"}} in task["reset"]
+    # quoted whole: deskact expands ${WORKSPACE} before the shell sees it
+    assert {"apps.launch": {"cmd": "libreoffice '${WORKSPACE}/sheets/Student_Level_Fill_Blank.xlsx'"}} in task["reset"]
+    assert task["judge"] == [{"xlsx.compare": {"path": "${WORKSPACE}/sheets/Student_Level_Fill_Blank.xlsx",
+                                               "gold": f"data/{uid}/Student_Level_Fill_Blank_gold.xlsx",
+                                               "sheet_names": False}}]
+    assert {"apps.kill": {"name": "soffice"}} in task["cleanup"]
+    assert (out / "files" / "data" / uid / "Student_Level_Fill_Blank.xlsx").is_file()
+    assert (out / "gold" / "data" / uid / "Student_Level_Fill_Blank_gold.xlsx").is_file()
+    assert not load_tasks([out]).invalid
