@@ -130,7 +130,8 @@ def _paragraphs(doc: dict) -> list[dict]:
 
 @judge("google.doc_link")
 def doc_link(ctx: StepContext, title: str, text: str, url: str) -> Verdict:
-    """In the Google Doc ``title``, the text ``text`` is a hyperlink to ``url`` (all of it, one link)."""
+    """In the Google Doc ``title``, the text ``text`` is a hyperlink to ``url`` (all of it, one link);
+    ``url: ""`` means none of it is a link."""
     doc = _doc(ctx, title)
     if isinstance(doc, Verdict):
         return doc
@@ -145,10 +146,11 @@ def doc_link(ctx: StepContext, title: str, text: str, url: str) -> Verdict:
         if pos < start + len(text) and start < pos + len(content):
             links.add(link)
         pos += len(content)
-    if links == {url}:
-        return Verdict.ok(f"{text!r} links to {url}")
-    shown = sorted(str(x) for x in links)
-    return Verdict.fail(f"{text!r} in document {title!r} links to {shown if len(shown) > 1 else shown[0]}, not {url}")
+    if links == {url or None}:
+        return Verdict.ok(f"{text!r} links to {url}" if url else f"{text!r} is not a link")
+    shown = sorted(str(x) for x in links if x) or ["nothing"]
+    return Verdict.fail(f"{text!r} in document {title!r} links to {shown if len(shown) > 1 else shown[0]}, "
+                        + (f"not {url}" if url else "but should not be a link"))
 
 
 @judge("google.doc_outline")

@@ -117,3 +117,10 @@ def test_sheet_format_and_drive_permission(g: StepContext) -> None:
     assert not j("google.drive_permission", g, name="Budget", email="bob@example.com").passed
     assert j("google.drive_permission", g, name="Budget", type="anyone", exists=False).passed
     assert not j("google.drive_permission", g, name="Budget", email="ann@example.com", exists=False).passed
+
+
+def test_doc_link_empty_url_means_no_link(g: StepContext) -> None:
+    run_reset("google.document", {"title": "Plain", "paragraphs": ["Nothing linked here."]}, g)
+    assert j("google.doc_link", g, title="Plain", text="linked", url="").passed
+    v = j("google.doc_link", g, title="Plain", text="linked", url="https://example.com")
+    assert not v.passed and "links to nothing" in v.feedback

@@ -15,6 +15,7 @@ Everything exported here is documented for the model from its docstring.
 from __future__ import annotations
 
 import base64
+import mimetypes
 import os
 from collections.abc import Callable
 from email.message import EmailMessage
@@ -221,7 +222,12 @@ def _raw_message(to: str | list[str], subject: str, body: str, cc: str | list[st
     msg["Subject"] = subject
     msg.set_content(body)
     for name, data in (attachments or {}).items():
-        msg.add_attachment(data, maintype="application", subtype="octet-stream", filename=name)
+        # The type from the name, as a mail client would send it (report.csv -> text/csv).
+        maintype, _, subtype = (mimetypes.guess_type(name)[0] or "application/octet-stream").partition("/")
+        if maintype == "text":  # add_attachment takes text as str
+            msg.add_attachment(data.decode("utf-8", "replace"), subtype=subtype, filename=name)
+        else:
+            msg.add_attachment(data, maintype=maintype, subtype=subtype, filename=name)
     return base64.urlsafe_b64encode(msg.as_bytes()).decode()
 
 
