@@ -124,12 +124,15 @@ class _LiveRender:
         s = self.state
         with s.lock:
             eta = s.eta()
+            # One line, cropped rather than wrapped on a narrow terminal (the bar is 20 wide).
             head = Table.grid(padding=(0, 1))
+            for _ in range(3):
+                head.add_column(no_wrap=True, overflow="crop")
+            eta_text = clock(eta) if eta is not None else "?"
             head.add_row(
-                Text("tasks", style="bold"), ProgressBar(total=max(s.total, 1), completed=s.done, width=40),
-                Text(f"{s.done}/{s.total}"),
-                Text.from_markup(f"[green]{s.passed} passed[/] [red]{s.failed} failed[/] [yellow]{s.errors} errors[/]"),
-                Text(f"elapsed {clock(time.monotonic() - s.started)}  eta {clock(eta) if eta is not None else '?'}"),
+                Text("tasks", style="bold"), ProgressBar(total=max(s.total, 1), completed=s.done, width=20),
+                Text.from_markup(f"{s.done}/{s.total} [green]{s.passed} passed[/] [red]{s.failed} failed[/] "
+                                 f"[yellow]{s.errors} errors[/] {clock(time.monotonic() - s.started)}, eta {eta_text}"),
             )
             workers = Table(box=None, show_header=bool(s.running), padding=(0, 2))
             for col in ("worker", "task", "step", "for"):
