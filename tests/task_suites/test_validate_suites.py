@@ -9,8 +9,9 @@ from deskact.runtime.run.tasks import SUITES_DIR
 from deskact.runtime.run.validate import validate
 
 SUITES = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
-WORLD_SUITES = {"os_admin"}
-"""Suites whose tasks change the system (/etc, users, packages): they need a world per task."""
+WORLD_SUITES = {"os_admin", "browser"}
+"""Suites whose tasks change the system (/etc, users, packages) or serve pages inside the world
+(browser.serve): they need a world per task."""
 
 
 def test_there_are_suites():

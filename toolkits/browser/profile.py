@@ -9,9 +9,13 @@ after a change, and everything at exit). The formats are Chromium's own:
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
+import tempfile
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -137,9 +141,27 @@ TYPED_CHAIN = 0x30000001  # PAGE_TRANSITION_TYPED | CHAIN_START | CHAIN_END
 LINK_CHAIN = 0x30000000
 
 
+@contextmanager
+def _database_copy(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
+    """``path`` opened as a private copy (written back if ``write``). SQLite resolves symlinks in a
+    path, and a world's files are reached through /proc/PID/root, a link to "/" as the host sees it:
+    opened in place, the host's own /tmp would be searched."""
+    with tempfile.TemporaryDirectory(prefix="deskact-history-") as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copyfile(path, copy)
+        db = sqlite3.connect(copy)
+        try:
+            yield db
+            db.commit()
+        finally:
+            db.close()
+        if write:
+            shutil.copyfile(copy, path)  # into the existing file: it keeps its owner
+
+
 def write_history(profile: Path, entries: list[Visit]) -> None:
     """Add pages to the profile's History database (it exists in the template profile)."""
-    with sqlite3.connect(profile / "Default" / "History") as db:
+    with _database_copy(profile / "Default" / "History", write=True) as db:
         for entry in entries:
             last = chrome_time(time.time() - entry.hours_ago * 3600)
             cur = db.execute("INSERT INTO urls(url, title, visit_count, typed_count, last_visit_time, hidden)"
@@ -155,12 +177,9 @@ def read_history(profile: Path) -> list[dict[str, Any]]:
     path = profile / "Default" / "History"
     if not path.exists():
         return []
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
+    with _database_copy(path, write=False) as db:
         rows = db.execute("SELECT url, title, visit_count FROM urls WHERE hidden = 0 ORDER BY last_visit_time DESC")
         return [{"url": u, "title": t, "visits": n} for u, t, n in rows]
-    finally:
-        db.close()
 
 
 # -- preferences -------------------------------------------------------------------------

@@ -46,10 +46,10 @@ def run(env: TaskEnv, code: str) -> str:
     return result.stdout
 
 
-def judge(env: TaskEnv, name: str, **params: Any) -> Verdict:
+def judge(env: TaskEnv, judge_name: str, /, **params: Any) -> Verdict:
     ctx = env.context()
     with ctx.world.frozen():  # as TaskEnv.judge runs them
-        verdict = run_judge(name, params, ctx)
+        verdict = run_judge(judge_name, params, ctx)
     assert not verdict.error, verdict.feedback
     return verdict
 
