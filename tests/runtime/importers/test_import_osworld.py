@@ -37,7 +37,9 @@ def test_fixture_set_covers_the_four_domains() -> None:
 def test_every_task_is_converted_or_reported_with_reasons(imported: tuple[Path, ImportReport]) -> None:
     out, report = imported
     assert len(report.converted) + len(report.skipped) == len(list(EXAMPLES.rglob("*.json")))
-    assert len(report.converted) >= 8
+    assert len(report.converted) >= 20
+    converted_domains = {c.file.split("/")[0] for c in report.converted}
+    assert {"os", "libreoffice_calc"} <= converted_domains
     assert all(s.reasons for s in report.skipped)
     saved = ImportReport.model_validate_json((out / REPORT_JSON).read_text())
     assert saved == report
