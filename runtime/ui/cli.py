@@ -94,6 +94,7 @@ def run_cmd(
     address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
     epochs: int = typer.Option(1, "--epochs", help="Run each task N times; the summary and report show pass@k and the spread."),
     watch: bool = typer.Option(False, "--watch", help="Show each worker's display in a browser (noVNC on 127.0.0.1; addresses printed as workers start)."),
+    record: bool = typer.Option(False, "--record", help="Record each task's display as trajectories/<task>/episode.mp4 (observation.record)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
@@ -111,13 +112,13 @@ def run_cmd(
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
                           world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address,
-                          display__vnc_web=watch or None)
+                          display__vnc_web=watch or None, observation__record=record or None)
         check_watch(cfg, watch)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs)
         runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
-        runner.on_display = announcer(console)  # VNC / browser addresses when display.vnc or --watch
+        runner.on_display = announcer(console, out_dir)  # VNC / browser addresses (display.vnc, --watch)
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")

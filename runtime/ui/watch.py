@@ -3,16 +3,22 @@
 ``--watch`` sets ``display.vnc_web``: every worker's virtual display is served by
 x11vnc and shown by noVNC (world/vnc_web.py), both on 127.0.0.1. The runner
 tells ``announcer`` as each worker's display starts, and it prints the
-addresses (with ``display.vnc`` alone, the VNC port for a VNC client).
+addresses (with ``display.vnc`` alone, the VNC port for a VNC client) and
+records them in the run folder's ``watch.json``, so ``deskact view`` links a
+live run to its screens.
 Watching never turns on the per-block confirmation: that stays with
 ``agent.confirm`` (and display mode attach).
 """
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ValidationError
 from rich.console import Console
 
 from ..config import Config
@@ -36,12 +42,54 @@ def describe(worker_id: int, display: Any) -> str | None:
     return None
 
 
-def announcer(console: Console) -> Callable[[int, Any], None]:
-    """The runner's ``on_display`` hook: print each worker's addresses as its display starts."""
+class WatchEntry(BaseModel):
+    """Where one worker's display can be watched; a line of the run folder's watch.json."""
+
+    worker: int
+    display: str
+    vnc_port: int
+    web_url: str | None = None
+    web_port: int | None = None
+
+
+WATCH_FILE = "watch.json"
+
+
+def announcer(console: Console, out_dir: Path | None = None) -> Callable[[int, Any], None]:
+    """The runner's ``on_display`` hook: print each worker's addresses as its display starts
+    (and record them in ``out_dir/watch.json`` for ``deskact view``)."""
+    lock = threading.Lock()  # workers start their displays from their own threads
 
     def announce(worker_id: int, display: Any) -> None:
         line = describe(worker_id, display)
-        if line:
-            console.print(line, markup=False, highlight=False, soft_wrap=True)
+        if not line:
+            return
+        console.print(line, markup=False, highlight=False, soft_wrap=True)
+        if out_dir is None:
+            return
+        entry = WatchEntry(worker=worker_id, display=display.name, vnc_port=display.vnc_port,
+                           web_url=getattr(display, "web_url", None), web_port=getattr(display, "web_port", None))
+        with lock:
+            entries = {e.worker: e for e in read_watch(out_dir)}
+            entries[worker_id] = entry
+            out_dir.mkdir(parents=True, exist_ok=True)
+            tmp = out_dir / (WATCH_FILE + ".tmp")
+            tmp.write_text(json.dumps([e.model_dump() for e in sorted(entries.values(), key=lambda e: e.worker)]))
+            tmp.replace(out_dir / WATCH_FILE)
 
     return announce
+
+
+def read_watch(run_dir: Path) -> list[WatchEntry]:
+    """The entries of ``run_dir/watch.json`` ([] when absent or unreadable)."""
+    try:
+        return [WatchEntry.model_validate(e) for e in json.loads((run_dir / WATCH_FILE).read_text())]
+    except (OSError, ValueError, TypeError, ValidationError):
+        return []
+
+
+def live_watch(run_dir: Path) -> list[WatchEntry]:
+    """The entries whose browser view still answers: the run is going (its displays stop with it)."""
+    from ..world.vnc_web import listening
+
+    return [e for e in read_watch(run_dir) if e.web_port and listening(e.web_port)]

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from ...errors import DeskactError
 from ...run.results import SummaryRow, TaskResult, read_results, summarize
 from ..report.data import TaskView, load_task
+from ..watch import WatchEntry, live_watch
 from .clicks import find_points, to_image
 
 _STEP_FILE = re.compile(r"^step_\d{3}(_output_\d+)?\.(json|png|jpg)$")
@@ -81,6 +82,8 @@ class RunDetail(BaseModel):
     tasks: list[TaskRow]
     by_suite: list[SummaryRow]
     by_tag: list[SummaryRow]
+    watch: list[WatchEntry] = Field(default_factory=list)
+    """Browser views of the workers' screens while a ``run --watch`` goes."""
     signature: str
 
 
@@ -137,7 +140,7 @@ def find_runs(roots: list[Path]) -> list[RunRef]:
 
 
 def signature(run_dir: Path) -> str:
-    """Changes whenever results.jsonl grows or any trajectory folder gains a file."""
+    """Changes whenever results.jsonl grows, any trajectory folder gains a file, or a watched display stops."""
     parts = []
     for path in [run_dir / "results.jsonl", run_dir / "trajectories"]:
         try:
@@ -145,6 +148,8 @@ def signature(run_dir: Path) -> str:
             parts.append(f"{st.st_size}:{st.st_mtime_ns}")
         except OSError:
             parts.append("-")
+    if (run_dir / "watch.json").exists():  # the screens' links go when the run's displays stop
+        parts.append(",".join(str(e.worker) for e in live_watch(run_dir)))
     traj = run_dir / "trajectories"
     if traj.is_dir():
         for folder in sorted(traj.iterdir()):
@@ -194,7 +199,8 @@ def run_detail(ref: RunRef) -> RunDetail:
     rows = sorted((_row(k, r) for k, r in done.items()), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
     running = _unfinished(ref.path, done)
     return RunDetail(summary=_summary(ref, results, running), tasks=running + rows,
-                     by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"), signature=sig)
+                     by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"),
+                     watch=live_watch(ref.path), signature=sig)
 
 
 def _summary(ref: RunRef, results: list[TaskResult], running: list[TaskRow]) -> RunSummary:

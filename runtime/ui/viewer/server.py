@@ -51,7 +51,7 @@ class Viewer:
 
     def api(self, parts: list[str], query: dict[str, list[str]]) -> Any:
         if parts == ["runs"]:
-            return [run_summary(ref) for ref in find_runs(self.roots)]
+            return sorted((run_summary(ref) for ref in find_runs(self.roots)), key=lambda r: -r.updated)
         if len(parts) == 2 and parts[0] == "runs":
             return run_detail(self.run(parts[1]))
         if len(parts) == 3 and parts[0] == "runs" and parts[2] == "signature":

@@ -114,10 +114,13 @@ def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Pat
             chromium.get(viewer.url + "#/run/out")
             row = 'tr[data-key="~watch-me"][data-status="running"]'
             _until_css(chromium, row)
+            # ... with a link to the worker's screen, the address the run printed.
+            _until_css(chromium, f'#watch-links a[href="{url}"]')
             go = subprocess.Popen(["xterm", "-T", "go-on"], env={**os.environ, "DISPLAY": display})
             try:
                 assert proc.wait(timeout=300) == 0, "".join(seen)
                 _until_css(chromium, 'tr[data-key="watch-me"][data-status="passed"]')
+                _until_css(chromium, '#run-summary:not(:has(#watch-links))')  # its displays stopped with it
             finally:
                 go.kill()
                 go.wait()

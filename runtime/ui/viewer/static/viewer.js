@@ -129,7 +129,11 @@
           (100 * r.success_rate).toFixed(0) + "%</td><td>" + r.errors + "</td><td>" + r.invalid + "</td><td>" +
           r.mean_steps.toFixed(1) + "</td><td>" + secs(r.mean_duration_s) + "</td></tr>";
       }).join("") + "</tbody></table>" +
-      (s.running ? '<p id="running-count">' + s.running + " task(s) running now</p>" : "");
+      (s.running ? '<p id="running-count">' + s.running + " task(s) running now</p>" : "") +
+      (detail.watch.length ? '<p id="watch-links">Watch the screens: ' + detail.watch.map(function (w) {
+        return '<a target="_blank" rel="noopener" href="' + esc(w.web_url) + '">worker ' + w.worker + " (" +
+          esc(w.display) + ")</a>";
+      }).join(" · ") + "</p>" : "");
     document.getElementById("run-summary").innerHTML = summary;
     var visible = tasks.filter(function (t) { return matches(t, f); });
     document.querySelector("#tasks tbody").innerHTML = visible.map(function (t) {
