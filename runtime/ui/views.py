@@ -10,16 +10,19 @@ from ..run.results import SummaryRow, TaskResult, summarize
 
 
 def summary_table(rows: list[SummaryRow], title: str) -> Table:
+    """One line per row on an 80-column terminal where it can: short headers, numbers never
+    wrap, and no token column for offline models (which use none)."""
+    tokens = any(r.input_tokens or r.output_tokens for r in rows)
     table = Table(title=title)
-    for col in ("", "tasks", "success", "errors", "finish reasons", "mean steps", "mean time", "tokens in/out"):
-        table.add_column(col, justify="right" if col not in ("", "finish reasons") else "left")
+    cols = ["", "tasks", "success", "errors", "finish reasons", "steps", "time"] + (["tokens in/out"] if tokens else [])
+    for col in cols:
+        text = col in ("", "finish reasons")
+        table.add_column(col, justify="left" if text else "right", no_wrap=not text)
     for row in rows:
         reasons = ", ".join(f"{k} {v}" for k, v in sorted(row.finish_reasons.items()))
-        table.add_row(
-            row.group, str(row.tasks), f"{row.passed}/{row.tasks} ({row.success_rate:.0%})",
-            str(row.errors + row.invalid), reasons, f"{row.mean_steps:.1f}", f"{row.mean_duration_s:.1f}s",
-            f"{row.input_tokens}/{row.output_tokens}",
-        )
+        cells = [row.group, str(row.tasks), f"{row.passed}/{row.tasks} ({row.success_rate:.0%})",
+                 str(row.errors + row.invalid), reasons, f"{row.mean_steps:.1f}", f"{row.mean_duration_s:.1f}s"]
+        table.add_row(*cells, *([f"{row.input_tokens}/{row.output_tokens}"] if tokens else []))
     return table
 
 
