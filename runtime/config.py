@@ -125,6 +125,11 @@ class ObservationConfig(Section):
     unchanged: Literal["note", "resend"] = "note"
     """A screenshot identical to the last one the model saw: say so in a line instead of sending it
     again (note), or send it anyway (resend). Trajectories keep every frame either way."""
+    record: bool = False
+    """Record each task's display while the agent acts as trajectories/<task>/episode.mp4 (H.264, in a
+    separate process; ``deskact run --record``)."""
+    record_fps: float = Field(default=4.0, gt=0, le=30)
+    """Frames grabbed per second for the episode video (a frame identical to the last is not stored)."""
 
 
 class GuiConfig(Section):

@@ -34,6 +34,7 @@ from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_tas
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
 from .trajectory import TrajectoryWriter, safe_name
+from .video import Recording, start_video
 from .worker import Worker
 
 ModelFactory = Callable[[], Model]
@@ -71,10 +72,12 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
     result = TaskResult(task_id=task.id, epoch=epoch, suite=task.suite, tags=task.tags, status="error",
                         model=model.name, trajectory=str(folder.relative_to(out)), source=task.source)
     env: TaskEnv | None = None
+    recording: Recording | None = None
     try:
         env = TaskEnv(task, worker)
         if active is not None:
             active[threading.get_ident()] = env
+        recording = start_video(env, folder)  # observation.record: episode.mp4, in its own process
         env.reset()
         if stop.is_set():
             raise Stop
@@ -85,6 +88,8 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
             if on_step is not None:
                 on_step(record.index)
 
+        if recording is not None:
+            recording.wait_ready()  # started before the reset, so its start-up overlapped it
         episode = env.start_episode(model, on_step=step, confirm=confirm)
         first = traj.first_observation(episode.first_screenshot)
         while not episode.finished:
@@ -114,8 +119,9 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
     except Exception as exc:  # noqa: BLE001 - an infrastructure failure is a reported error
         result.error = f"{type(exc).__name__}: {exc}"
     finally:
+        video_problem = recording.stop() if recording is not None else None
         if env is not None:
-            problems = env.cleanup()
+            problems = env.cleanup() + ([video_problem] if video_problem else [])
             if env.kept_world is not None:  # --keep-worlds: found from the trajectory
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / "world").symlink_to(env.kept_world)

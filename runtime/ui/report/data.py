@@ -18,6 +18,7 @@ from ...errors import DeskactError
 from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
 from ...run.results import SummaryRow, TaskResult, latest_by_attempt, read_results, summarize
 from ...run.trajectory import FIRST_OBSERVATION, safe_name
+from ...run.video import VIDEO_FILE
 from .pricing import cost_of
 
 _OUTPUT_IMAGE = re.compile(r"^step_(\d{3})_output_(\d+)\.(png|jpg)$")
@@ -42,6 +43,8 @@ class TaskView(BaseModel):
     steps: list[StepView] = Field(default_factory=list)
     trajectory_dir: Path | None = None
     first_screenshot: str | None = None
+    video: str | None = None
+    """The episode video (``deskact run --record``), relative to the trajectory folder."""
     """The screen the model saw before step 1 (file in the trajectory folder), for visual tasks."""
 
 
@@ -121,6 +124,8 @@ def _task_view(run_dir: Path, result: TaskResult) -> TaskView:
     for file in sorted(folder.iterdir()):
         if file.stem == FIRST_OBSERVATION:
             view.first_screenshot = file.name
+        if file.name == VIDEO_FILE:
+            view.video = file.name
         m = _OUTPUT_IMAGE.match(file.name)
         if m:
             images.setdefault(int(m.group(1)), []).append(file.name)
