@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import tempfile
 import threading
@@ -68,6 +69,7 @@ class Shipped(BaseModel):
 class TaskActor:
     def __init__(self, config: Config, model_name: str, worker_id: int, display: bool,
                  model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots) -> None:
+        _unblock_sigint()  # before the worker and the fork server start anything
         self.config = config
         self.worker_id, self.display = worker_id, display
         self.worker = Worker(config, worker_id)
@@ -84,11 +86,12 @@ class TaskActor:
         return ActorInfo(worker_id=self.worker_id, node_id=ray.get_runtime_context().get_node_id(),
                          host=socket.gethostname(), pid=os.getpid(), display=self.display)
 
-    def run(self, task: Task) -> Shipped:
+    def run(self, task: Task, epoch: int = 1, epochs: int = 1) -> Shipped:
+        _unblock_sigint()
         started = time.monotonic()
         out = self.scratch / "out"
         try:
-            result = run_task(task, self.worker, self.model, out, self.stop, self.active)
+            result = run_task(task, self.worker, self.model, out, self.stop, self.active, epoch, epochs)
         except Stop:
             shutil.rmtree(out, ignore_errors=True)
             return Shipped(stopped=True, actor_s=time.monotonic() - started)
@@ -105,13 +108,19 @@ class TaskActor:
         shipped.actor_s = time.monotonic() - started
         return shipped
 
-    def interrupt(self) -> None:
-        """Stop after the current step and interrupt the code running in the task's kernel."""
+    def interrupt(self, within: float = 60.0) -> None:
+        """Stop after the current step and interrupt the code running in the task's kernel.
+
+        A kernel drops an interrupt that arrives while it is idle, e.g. just before the
+        episode sends the code of a step; so the interrupt is repeated until the task ends."""
         self.stop.set()
-        for env in list(self.active.values()):
-            if env.session is not None:
-                with contextlib.suppress(Exception):  # best effort while stopping
-                    env.session.interrupt()
+        deadline = time.monotonic() + within
+        while self.active and time.monotonic() < deadline:
+            for env in list(self.active.values()):
+                if env.session is not None:
+                    with contextlib.suppress(Exception):  # best effort while stopping
+                        env.session.interrupt()
+            time.sleep(0.5)
 
     def memory(self) -> int:
         """Resident bytes of this actor and everything it started (display, kernels, services)."""
@@ -131,3 +140,10 @@ class TaskActor:
         self.worker.close()
         kernel.kill_all()
         shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+def _unblock_sigint() -> None:
+    """Ray runs actor code in threads that block SIGINT, and a blocked signal stays blocked in
+    every process they fork or exec: kernels would never see an interrupt. Unblocked in the
+    threads that start kernels, displays and reset steps (threads they create inherit it)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})

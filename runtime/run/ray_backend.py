@@ -35,9 +35,9 @@ from typing import Any
 from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError
+from .events import RunEvent
 from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
-from .events import RunEvent
 from .results import ResultsWriter, TaskResult
 from .runner import Run, RunOptions, _install_sigterm, invalid_result
 from .tasks import Task
@@ -133,10 +133,29 @@ class _Slot:
     busy: bool = False
 
 
+    @property
+    def label(self) -> str:
+        """Where a task runs, for progress views: node/worker."""
+        node = self.info.node_id[:6] if self.info else "?"
+        return f"{node}/w{self.worker_id}"
+
+
+@dataclass
+class _Job:
+    """One attempt to make: a task and its epoch."""
+
+    task: Task
+    epoch: int = 1
+
+    @property
+    def key(self) -> tuple[str, int]:
+        return (self.task.id, self.epoch)
+
+
 @dataclass
 class _Flight:
     slot: _Slot
-    task: Task
+    job: _Job
     sent: float = field(default_factory=time.monotonic)
 
 
@@ -161,9 +180,10 @@ class RayRun(Run):
         self.run_id = uuid.uuid4().hex[:8]
         self._slots: list[_Slot] = []
         self._flights: dict[Any, _Flight] = {}
-        self.retried: dict[str, list[str]] = {}
-        """Why each rerun task's earlier attempts died."""
+        self.retried: dict[tuple[str, int], list[str]] = {}
+        """Why the earlier attempts of each rerun (task, epoch) died."""
         self._next_worker = 0
+        self._start_failures = 0
         self._started_ray = False
 
     # -- the cluster ------------------------------------------------------------
@@ -218,20 +238,23 @@ class RayRun(Run):
 
     def execute(self) -> list[TaskResult]:
         self.prepare()
-        opts, done = self.options, self.done
-        skip = {tid for tid, r in done.items() if r.status in ("passed", "failed")}
-        todo = [t for t in self.tasks if t.id not in skip]
+        opts, done = self.options, self.attempts
+        skip = {key for key, r in done.items() if r.status in ("passed", "failed")}
+        epochs = range(1, opts.epochs + 1)
+        # Epoch-major as in the thread backend: every task's first epoch before any second one.
+        todo = [_Job(t, e) for e in epochs for t in self.tasks if (t.id, e) not in skip]
         writer = ResultsWriter(opts.out / "results.jsonl")
-        results: list[TaskResult] = [done[t.id] for t in self.tasks if t.id in skip]
+        results: list[TaskResult] = [done[(t.id, e)] for e in epochs for t in self.tasks if (t.id, e) in skip]
 
-        def record(res: TaskResult) -> None:
+        def record(res: TaskResult, worker: str = "") -> None:
             writer.write(res)
             results.append(res)
             self.on_result(res)
-            self.on_event(RunEvent("result", task_id=res.task_id, epoch=res.epoch, result=res))  # progress view
+            self.on_event(RunEvent("result", worker=worker, task_id=res.task_id, epoch=res.epoch, result=res))
 
         self.on_start(len(todo) + len(self.invalid))
-        self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results)))
+        self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results),
+                               epoch=opts.epochs))
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
         previous = _install_sigterm()
@@ -258,8 +281,8 @@ class RayRun(Run):
             writer.close()
         return results
 
-    def _check_room(self, ray: Any, todo: list[Task]) -> None:
-        visual = [t.id for t in todo if needs_display(t)]
+    def _check_room(self, ray: Any, todo: list[_Job]) -> None:
+        visual = list(dict.fromkeys(j.task.id for j in todo if needs_display(j.task)))
         if visual and not ray.cluster_resources().get(DISPLAY_RESOURCE):
             some = ", ".join(visual[:3]) + (f" and {len(visual) - 3} more" if len(visual) > 3 else "")
             raise DeskactError(
@@ -267,9 +290,9 @@ class RayRun(Run):
                 f"the {DISPLAY_RESOURCE} resource: start nodes with "
                 f"ray start ... --resources \"$(deskact ray-resources)\" (docs/distributed.md)")
 
-    def _dispatch(self, ray: Any, todo: list[Task], record: Callable[[TaskResult], None]) -> None:
-        visual = deque(t for t in todo if needs_display(t))
-        plain = deque(t for t in todo if not needs_display(t))
+    def _dispatch(self, ray: Any, todo: list[_Job], record: Callable[[TaskResult, str], None]) -> None:
+        visual = deque(j for j in todo if needs_display(j.task))
+        plain = deque(j for j in todo if not needs_display(j.task))
         n = max(1, min(self.options.workers, len(todo)))
         n_display = min(n, max(1, round(n * len(visual) / len(todo)))) if visual else 0
         for i in range(n):
@@ -285,10 +308,12 @@ class RayRun(Run):
                 queue = visual if (slot.display and visual) else plain
                 if not queue:
                     continue
-                task = queue.popleft()
+                job = queue.popleft()
                 slot.busy = True
-                self.placed[task.id] = slot.info
-                flights[slot.handle.run.remote(task)] = _Flight(slot, task)
+                self.placed[job.task.id] = slot.info
+                self.on_event(RunEvent("task", worker=slot.label, task_id=job.task.id, epoch=job.epoch))
+                ref = slot.handle.run.remote(job.task, job.epoch, self.options.epochs)
+                flights[ref] = _Flight(slot, job)
             starting = {s.ready: s for s in self._slots if s.ready is not None}
             ready, _ = ray.wait([*flights, *starting], num_returns=1, timeout=0.5)
             for ref in ready:
@@ -299,9 +324,9 @@ class RayRun(Run):
                 flight.slot.busy = False
                 outcome = self._outcome(ray, ref, flight, attempts)
                 if outcome is None:  # actor gone: its task goes back to the front of its queue
-                    (visual if needs_display(flight.task) else plain).appendleft(flight.task)
+                    (visual if needs_display(flight.job.task) else plain).appendleft(flight.job)
                 elif outcome is not False:
-                    record(outcome)
+                    record(outcome, flight.slot.label)
             if flights or ready:
                 waiting_since = time.monotonic()
             elif time.monotonic() - waiting_since > ACTOR_START_TIMEOUT:
@@ -311,17 +336,23 @@ class RayRun(Run):
         try:
             slot.info = ray.get(slot.ready)
         except ray.exceptions.RayError as exc:
-            raise DeskactError(f"Ray worker {slot.worker_id} could not start: {_cause(exc)}") from exc
-        finally:
+            # A node that just died can still look alive for a few seconds and be given the
+            # replacement; a broken set-up fails every start: so a few failures are retried.
+            self._start_failures += 1
+            if self._start_failures > self.options.workers + 3:
+                raise DeskactError(f"Ray worker {slot.worker_id} could not start: {_cause(exc)}") from exc
             slot.ready = None
+            self._replace(ray, slot)
+            return
+        slot.ready = None
         self.workers.append(slot.info)
         with (self.options.out / "ray_workers.jsonl").open("a", encoding="utf-8") as f:
             f.write(slot.info.model_dump_json() + "\n")
         self.on_worker(slot.info)
 
-    def _outcome(self, ray: Any, ref: Any, flight: _Flight, attempts: dict[str, list[str]]) -> Any:
+    def _outcome(self, ray: Any, ref: Any, flight: _Flight, attempts: dict[tuple[str, int], list[str]]) -> Any:
         """The result to record, None to rerun the task, or False when it stopped (Ctrl-C)."""
-        task = flight.task
+        key = flight.job.key
         try:
             shipped: Shipped = ray.get(ref)
         except (ray.exceptions.RayActorError, ray.exceptions.WorkerCrashedError,
@@ -329,21 +360,21 @@ class RayRun(Run):
             where = flight.slot.info.host if flight.slot.info else "?"
             cause = f"Ray worker {flight.slot.worker_id} on {where} died mid-task ({_cause(exc)})"
             self._replace(ray, flight.slot)
-            tries = attempts.setdefault(task.id, [])
+            tries = attempts.setdefault(key, [])
             tries.append(cause)
             if len(tries) <= self.config.runner.retries:
                 return None
             msg = "; then ".join(tries)
-            return _error(task, self.options, f"{msg}; gave up after {len(tries)} attempts")
+            return _error(flight.job, self.options, f"{msg}; gave up after {len(tries)} attempts")
         except ray.exceptions.RayError as exc:  # the actor lives, but the call itself failed
-            return _error(task, self.options, f"Ray call failed: {_cause(exc)}")
+            return _error(flight.job, self.options, f"Ray call failed: {_cause(exc)}")
         if shipped.stopped or shipped.result is None:
             return False
         self._write_trajectory(shipped)
         self.ray_costs.append(max(0.0, time.monotonic() - flight.sent - shipped.actor_s))
         result = shipped.result
-        if attempts.get(task.id):
-            note = f"ran again after: {'; '.join(attempts[task.id])}"
+        if attempts.get(key):
+            note = f"ran again after: {'; '.join(attempts[key])}"
             result.error = "; ".join(filter(None, [result.error, note])) if result.status == "error" else result.error
         return result
 
@@ -367,7 +398,7 @@ class RayRun(Run):
         self._slots.remove(dead)
         self._new_slot(ray, dead.display)
 
-    def _give_up(self, visual: deque[Task], plain: deque[Task], record: Callable[[TaskResult], None]) -> None:
+    def _give_up(self, visual: deque[_Job], plain: deque[_Job], record: Callable[[TaskResult, str], None]) -> None:
         kinds = "with the deskact_display resource " if visual else ""
         why = f"no Ray worker {kinds}started within {ACTOR_START_TIMEOUT:.0f} s (does the cluster have room?)"
         for queue in (visual, plain):
@@ -381,7 +412,7 @@ class RayRun(Run):
             with contextlib.suppress(Exception):  # best effort while stopping
                 slot.handle.interrupt.remote()
 
-    def _drain(self, ray: Any, record: Callable[[TaskResult], None]) -> None:
+    def _drain(self, ray: Any, record: Callable[[TaskResult, str], None]) -> None:
         """After Ctrl-C: wait for the interrupted tasks (their cleanups run on the actors) and
         record those that had finished anyway; the others are left for ``--resume``."""
         deadline = time.monotonic() + STOP_TIMEOUT
@@ -396,11 +427,11 @@ class RayRun(Run):
                     continue  # died while stopping: not finished, so not recorded
                 if not shipped.stopped and shipped.result is not None:
                     self._write_trajectory(shipped)
-                    record(shipped.result)
+                    record(shipped.result, flight.slot.label)
 
     def _close_actors(self, ray: Any) -> None:
         """Each actor closes its worker (display, kernels, services), then is killed."""
-        closing = [s.handle.close.remote() for s in self._slots]
+        closing = [s.handle.close.remote() for s in self._slots if s.info is not None]  # started ones
         with contextlib.suppress(Exception):  # actors that died cannot close
             ray.wait(closing, num_returns=len(closing), timeout=STOP_TIMEOUT)
         for slot in self._slots:
@@ -432,7 +463,8 @@ def _cause(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {first[:300]}"
 
 
-def _error(task: Task, options: RunOptions, why: str) -> TaskResult:
-    return TaskResult(task_id=task.id, suite=task.suite, tags=task.tags, status="error", model=options.model,
-                      error=why, feedback=why, source=task.source)
+def _error(job: _Job, options: RunOptions, why: str) -> TaskResult:
+    task = job.task
+    return TaskResult(task_id=task.id, epoch=job.epoch, suite=task.suite, tags=task.tags, status="error",
+                      model=options.model, error=why, feedback=why, source=task.source)
 

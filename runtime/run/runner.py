@@ -26,10 +26,10 @@ from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError, TaskError
 from ..world import kernel
-from .model_limit import limit_model
 from .epochs import EPOCH
 from .events import EventSink, RunEvent, ignore
 from .feedback import join_feedback
+from .model_limit import limit_model
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
 from .tasks import InvalidTask, Task, load_tasks
