@@ -175,7 +175,7 @@ def validate_cmd(
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     config: Path | None = ConfigOpt,
 ) -> None:
-    """Check every task: its reference must pass; doing nothing (noop) and only looking around (explore) must fail."""
+    """Check every task: its reference must pass; doing nothing (noop), only looking around (explore) and each of its counterexamples must fail."""
     import tempfile
 
     from ..run.validate import validate

@@ -90,3 +90,19 @@ def test_a_passing_counterexample_makes_the_task_invalid(tmp_path: Path) -> None
     assert checked == 2
     assert [(p.task_id, p.model, p.reward) for p in problems] == [("cx-loose", "counterexample/1", 1)]
     assert "counterexample 1" in problems[0].detail and "copies instead of moving" in problems[0].detail
+
+
+def test_counterexample_model_replays_the_indexed_code(tmp_path: Path) -> None:
+    from deskact.runtime.agent.models import make_model
+    from deskact.runtime.errors import ModelError
+
+    loose = load_tasks([_suite(tmp_path)]).tasks[0]
+    model = make_model("counterexample/1", Config())
+    assert model.name == "counterexample/1"
+    model.start_episode(loose)
+    assert "shutil.copy" in model.reply("", []).text
+    assert "exit()" in model.reply("", []).text  # then it asks to stop
+    model = make_model("counterexample/2", Config())
+    model.start_episode(loose)
+    with pytest.raises(ModelError, match="task cx-loose has no counterexample 2"):
+        model.reply("", [])
