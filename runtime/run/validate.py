@@ -43,7 +43,8 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
              out: Path | None = None, explore: bool = True) -> tuple[list[Problem], int]:
     """Returns the problems found and the number of tasks checked.
 
-    Passes: reference (must reward 1), noop and, unless ``explore=False``, explore (must reward 0).
+    Passes: reference (must reward 1), noop and, unless ``explore=False``, explore (must reward 0),
+    then ``counterexample/<i>`` for each counterexample index (must reward 0).
     """
     base = out or Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     problems: list[Problem] = []
