@@ -10,6 +10,7 @@ line is appended or a running task writes a step.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -192,8 +193,32 @@ def _row(key: str, result: TaskResult) -> TaskRow:
                    feedback=result.error or result.feedback, model=result.model)
 
 
+# Pages poll: answers are kept per (what, run, signature, minute), so an unchanged run is not parsed
+# again each second. The minute is there because "running" turns into "unfinished" with time alone.
+_CACHE: dict[tuple[str, str, str, int], Any] = {}
+_CACHE_SIZE = 64
+_CACHE_LOCK = threading.Lock()  # the server answers each request in its own thread
+
+
+def _cached(kind: str, ref: RunRef, sig: str, make: Any) -> Any:
+    key = (kind, str(ref.path), sig, int(time.time() // 60))
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+    value = make()
+    with _CACHE_LOCK:
+        while len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = value
+    return value
+
+
 def run_detail(ref: RunRef) -> RunDetail:
     sig = signature(ref.path)
+    return _cached("detail", ref, sig, lambda: _run_detail(ref, sig))
+
+
+def _run_detail(ref: RunRef, sig: str) -> RunDetail:
     done = latest(read_results(ref.path / "results.jsonl"))
     results = list(done.values())
     rows = sorted((_row(k, r) for k, r in done.items()), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
@@ -215,8 +240,11 @@ def _summary(ref: RunRef, results: list[TaskResult], running: list[TaskRow]) -> 
 
 
 def run_summary(ref: RunRef) -> RunSummary:
-    done = latest(read_results(ref.path / "results.jsonl"))
-    return _summary(ref, list(done.values()), _unfinished(ref.path, done))
+    def make() -> RunSummary:
+        done = latest(read_results(ref.path / "results.jsonl"))
+        return _summary(ref, list(done.values()), _unfinished(ref.path, done))
+
+    return _cached("summary", ref, signature(ref.path), make)
 
 
 def task_page(ref: RunRef, key: str) -> TaskPage:
