@@ -61,7 +61,8 @@ def test_calendar_task_starts_from_an_empty_account(imported: tuple[Path, Import
 
 def test_reasons(imported: tuple[Path, ImportReport]) -> None:
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
-    assert any("hyperlink_match with exists false" in r for r in reasons["2edfcc5d"])
+    assert reasons["2edfcc5d"] == [
+        "google_docs.create_document with a hyperlink: google.document writes plain paragraphs"]
     link = _tasks(imported[0])["agentstudio-google-docs-3ca6dd01"]["judge"]
     assert link == [{"google.doc_link": {"title": "Hyperlink Guide", "text": "Click Here", "url": "https://www.example.com"}}]
     assert any("without a recipient" in r for r in reasons["2af3ec73"])
