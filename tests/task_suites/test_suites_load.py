@@ -18,7 +18,8 @@ MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10, "os_admin":
 REQUIRED_SUITES = ("os", "office")
 # Params that name a file in the suite's files/ folder (reset) or gold/ folder (judges).
 FIXTURE_PARAMS = {"files.copy": "src", "files.unzip": "src"}
-GOLD_PARAMS = {"files.same": "reference", "files.same_text": "reference", "image.similar": "reference"}
+GOLD_PARAMS = {"files.same": "reference", "files.same_text": "reference", "image.similar": "reference",
+               "xlsx.compare": "gold"}
 
 
 def suite_dirs() -> list[Path]:

@@ -2,8 +2,9 @@
 
 Each case is a mistake a real agent makes (copy instead of move, a duplicate
 instead of an edit, a listing instead of the answer). Each passed the task's
-judges before they were tightened; `deskact validate` cannot see these (its
-explore pass only looks around), so they are pinned here.
+judges before they were tightened. Tasks' own `counterexamples:` (validate's
+fourth pass) check that wrong solutions fail; these also pin *which* judge
+must catch each one.
 """
 
 from __future__ import annotations
