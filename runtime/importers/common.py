@@ -109,6 +109,10 @@ def escape(text: str) -> str:
 
 
 def mirrored(url: str, mirrors: dict[str, str]) -> str:
+    """``url`` through the first matching mirror. A source task may only name http(s) URLs: a
+    ``file://`` one in a downloaded task file would copy a host file into the agent's world."""
+    if not url.startswith(("http://", "https://")):
+        raise Untranslatable(f"download url: {url[:80]!r} is not http(s); only web URLs are imported")
     for prefix, replacement in mirrors.items():
         if url.startswith(prefix):
             return replacement + url[len(prefix):]

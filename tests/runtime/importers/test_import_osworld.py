@@ -141,3 +141,16 @@ def test_cli_import_osworld(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "missing: no such file or folder" in " ".join(res.output.split())
     res = CliRunner().invoke(app, ["import", "osworld", str(EXAMPLES), "--out", str(tmp_path / "u"), "--mirror", "x"])
     assert res.exit_code == 2 and "PREFIX=URL" in res.output
+
+
+def test_only_web_urls_are_imported(tmp_path: Path) -> None:
+    """A task file naming file:///etc/shadow must not become a step that copies it into the world."""
+    task = {"id": "evil-0000", "instruction": "x", "config": [
+        {"type": "download", "parameters": {"files": [{"url": "file:///etc/shadow", "path": "/home/user/s"}]}}],
+        "evaluator": {"func": "exact_match", "result": {"type": "vm_command_line", "command": "true"},
+                      "expected": {"type": "rule", "rules": {"expected": ""}}}}
+    (tmp_path / "os").mkdir()
+    (tmp_path / "os" / "evil.json").write_text(json.dumps(task))
+    report = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out", mirrors={"file:///": "http://x/"}))
+    assert not report.converted
+    assert report.skipped[0].reasons == ["download url: 'file:///etc/shadow' is not http(s); only web URLs are imported"]
