@@ -30,6 +30,7 @@ from ..report.compare import compare_runs
 from .runs import RunRef, find_runs, run_detail, run_summary, signature, task_page
 
 STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = frozenset(("viewer.js", "viewer.css"))
 
 
 class NotFound(Exception):
@@ -81,10 +82,15 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         url = urlsplit(self.path)
         parts = [unquote(p) for p in url.path.split("/") if p]
+        port = self.server.server_address[1]
+        if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            # A page elsewhere that rebinds its own name to 127.0.0.1 must not read the runs.
+            self._send_json({"error": "unexpected Host header"}, 403)
+            return
         try:
             if not parts or parts == ["index.html"]:
                 self._send_file(STATIC / "index.html")
-            elif parts[0] == "static" and len(parts) == 2 and (STATIC / parts[1]).is_file():
+            elif parts[0] == "static" and len(parts) == 2 and parts[1] in STATIC_FILES:
                 self._send_file(STATIC / parts[1])
             elif parts[0] == "api":
                 self._send_json(self.viewer.api(parts[1:], parse_qs(url.query)))

@@ -320,3 +320,19 @@ def test_view_command_serves_and_refuses_a_missing_folder(runs: Path, tmp_path: 
     finally:
         view.terminate()
         view.wait(timeout=60)
+
+
+def test_only_its_own_page_files_and_loopback_names(server: ViewerServer) -> None:
+    port = server.httpd.server_address[1]
+    for path in ("static/..%2fserver.py", "static/%2e%2e%2fserver.py", "static/index.html"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + path, timeout=30)
+        assert err.value.code == 404, path
+    assert b"deskact view" in urllib.request.urlopen(server.url + "static/viewer.js", timeout=30).read()
+    # A page on another name that resolves to 127.0.0.1 (DNS rebinding) is refused.
+    rebound = urllib.request.Request(server.url + "api/runs", headers={"Host": f"evil.example:{port}"})
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(rebound, timeout=30)
+    assert err.value.code == 403
+    local = urllib.request.Request(server.url + "api/runs", headers={"Host": f"localhost:{port}"})
+    assert urllib.request.urlopen(local, timeout=30).status == 200
