@@ -14,7 +14,8 @@ import pytest
 
 from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
 
-MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10, "os_admin": 15, "browser": 20}
+MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10, "os_admin": 15, "browser": 20,
+                 "osworld_port": 25, "agentstudio_port": 15}
 REQUIRED_SUITES = ("os", "office")
 # Params that name a file in the suite's files/ folder (reset) or gold/ folder (judges).
 FIXTURE_PARAMS = {"files.copy": "src", "files.unzip": "src"}
