@@ -353,6 +353,7 @@ def display_up_cmd(
     height: int | None = typer.Option(None, "--height", help="Screen height (default: display.height)."),
     vnc: bool | None = typer.Option(None, "--vnc/--no-vnc", help="Serve it with x11vnc on 127.0.0.1."),
     vnc_port: int | None = typer.Option(None, "--vnc-port", help="x11vnc port (default: a free one)."),
+    web: bool | None = typer.Option(None, "--web/--no-web", help="Also show it in a browser (noVNC on 127.0.0.1; implies --vnc)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Start a virtual display (Xvfb + window manager), print DISPLAY=:N, keep it until Ctrl-C."""
@@ -360,7 +361,7 @@ def display_up_cmd(
 
     try:
         cfg = config_from(config, display__width=width, display__height=height, display__vnc=vnc,
-                          display__vnc_port=vnc_port)
+                          display__vnc_port=vnc_port, display__vnc_web=web)
         serve_until_interrupted(cfg.display)
     except DeskactError as exc:
         fail(exc)

@@ -77,3 +77,34 @@ def test_web_view_binds_only_loopback(requires_xvfb: None) -> None:
         listening = [c.laddr for c in psutil.net_connections("tcp")
                      if c.status == psutil.CONN_LISTEN and c.laddr.port in (display.web_port, display.vnc_port)]
         assert listening and all(addr.ip in ("127.0.0.1", "::1") for addr in listening), listening
+
+
+def test_display_up_web_prints_the_browser_address(requires_xvfb: None) -> None:
+    if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
+        pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
+    import sys
+    import urllib.request
+    from pathlib import Path
+
+    deskact = Path(sys.executable).parent / "deskact"
+    proc = subprocess.Popen([str(deskact), "display", "up", "--web", "--width", "640", "--height", "480"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        url = None
+        for line in proc.stderr:
+            if line.startswith("watch in a browser: "):
+                url = line.split(": ", 1)[1].strip()
+                break
+        assert url and url.startswith("http://127.0.0.1:"), url
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        assert "noVNC" in page
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    port = int(url.split(":")[2].split("/")[0])
+    def closed() -> bool:
+        with socket.socket() as sock:
+            return sock.connect_ex(("127.0.0.1", port)) != 0
+
+    _until("the page server gone", closed)
