@@ -70,6 +70,29 @@ def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool)
         shutil.rmtree(base, ignore_errors=True)
 
 
+def start_to_devtools(display: str, template: bool) -> float:
+    """Chromium on the host (no world) from a copied template profile or an empty one, until DevTools
+    answers: what the template saves, apart from the world and the window."""
+    import signal
+    import subprocess
+
+    profile = Path(tempfile.mkdtemp(prefix="deskact-bench-profile-"))
+    try:
+        start = time.perf_counter()
+        if template:
+            shutil.copytree(chromium.template_profile(), profile, dirs_exist_ok=True, symlinks=True)
+        proc = subprocess.Popen(chromium.argv(str(profile), ["about:blank"], 1280, 800),
+                                env={**os.environ, "DISPLAY": display, **chromium.env(str(profile))},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        chromium._wait_port(profile, proc, 60)
+        took = time.perf_counter() - start
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        return took
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=10)
@@ -85,6 +108,13 @@ def main() -> None:
                 "judge browser.bookmark (closes Chromium, reads the file)"):
         rows[key] = []
     with Display(width=1280, height=800) as display:
+        fresh, copied = [], []
+        for _ in range(max(3, args.repeat // 2)):  # interleaved
+            fresh.append(start_to_devtools(display.name, template=False))
+            copied.append(start_to_devtools(display.name, template=True))
+        print(f"host Chromium to DevTools: empty profile {1000 * statistics.median(fresh):.0f} ms p50, "
+              f"template copy {1000 * statistics.median(copied):.0f} ms p50 "
+              f"(ratio {statistics.median(fresh) / statistics.median(copied):.1f}x)")
         one(display.name, config, {k: [] for k in rows}, serve=False)  # warm-up (page cache, fonts)
         for i in range(args.repeat):
             one(display.name, config, rows, serve=bool(i % 2))

@@ -16,7 +16,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
+import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -35,6 +37,15 @@ def _profile() -> Path:
     if world.exists():
         return world
     return Path(chromium.host_mode_profile(os.environ.get("DISPLAY")))
+
+
+def _download_folder() -> Path:
+    """Where Chromium saves downloads: its setting (the task's profile sets ~/Downloads), else ~/Downloads."""
+    try:
+        prefs = json.loads((_profile() / "Default" / "Preferences").read_text())
+        return Path(prefs["download"]["default_directory"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Path.home() / "Downloads"
 
 
 class BrowserError(RuntimeError):
@@ -87,6 +98,12 @@ class Browser:
         self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
         self._devtools_port = port
         self._target_ids.clear()
+        # Playwright takes downloads over (into its own folder, under made-up names); give them back
+        # to Chromium, so a download started by a click, by code or by the mouse lands where the
+        # browser's settings say (the workspace's Downloads) under its own name.
+        cdp = self._browser.new_browser_cdp_session()
+        cdp.send("Browser.setDownloadBehavior", {"behavior": "default"})
+        cdp.detach()
         return self._browser
 
     @staticmethod
@@ -305,18 +322,26 @@ class Browser:
 
     def download(self, selector: str | None = None, *, text: str | None = None, to: str | None = None,
                  timeout: float = 30) -> str:
-        """Click a link or button that downloads a file, wait for it and save it at ``to``
-        (default: ``~/Downloads/<its name>``); returns the saved path."""
-        def go() -> str:
-            page = self._page()
-            with page.expect_download(timeout=timeout * 1000) as info:
-                self._locator(page, selector, text).click()
-            download = info.value
-            target = Path(to or Path.home() / "Downloads" / download.suggested_filename).expanduser()
+        """Click a link or button that downloads a file and wait until Chromium saved it (in its
+        download folder, ``~/Downloads``); with ``to``, move it there. Returns the file's path."""
+        folder = _download_folder()
+        before = set(folder.iterdir()) if folder.is_dir() else set()
+        self._run(lambda: self._locator(self._page(), selector, text).click())
+        deadline = time.monotonic() + timeout
+        while True:
+            new = set(folder.iterdir()) - before if folder.is_dir() else set()
+            done = [p for p in new if not p.name.endswith(".crdownload") and p.is_file()]
+            if done and not any(p.name.endswith(".crdownload") for p in new):
+                break
+            if time.monotonic() > deadline:
+                raise BrowserError(f"no download finished in {folder} within {timeout:g} s of the click")
+            time.sleep(0.05)
+        saved = done[0]
+        if to is not None:
+            target = Path(to).expanduser()
             target.parent.mkdir(parents=True, exist_ok=True)
-            download.save_as(str(target))
-            return str(target)
-        return self._run(go)
+            saved = Path(shutil.move(saved, target))
+        return str(saved)
 
     def __repr__(self) -> str:
         return "<browser: the task's Chromium (browser.tabs(), browser.text(), browser.click(...))>"
