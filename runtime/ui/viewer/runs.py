@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ...errors import DeskactError
+from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
 from ...run.results import SummaryRow, TaskResult, read_results, summarize
 from ..report.data import TaskView, load_task
 from ..watch import WatchEntry, live_watch
@@ -83,6 +84,9 @@ class RunDetail(BaseModel):
     tasks: list[TaskRow]
     by_suite: list[SummaryRow]
     by_tag: list[SummaryRow]
+    suite_epochs: list[SuiteEpochs] = Field(default_factory=list)
+    """pass@k and spread per suite, for a run that repeated tasks (``--epochs``); else empty."""
+    task_epochs: list[TaskEpochs] = Field(default_factory=list)
     watch: list[WatchEntry] = Field(default_factory=list)
     """Browser views of the workers' screens while a ``run --watch`` goes."""
     signature: str
@@ -223,8 +227,10 @@ def _run_detail(ref: RunRef, sig: str) -> RunDetail:
     results = list(done.values())
     rows = sorted((_row(k, r) for k, r in done.items()), key=lambda t: (t.suite, t.task_id, t.epoch or 0))
     running = _unfinished(ref.path, done)
+    per_task = task_epochs(results) if has_epochs(results) else []
     return RunDetail(summary=_summary(ref, results, running), tasks=running + rows,
                      by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"),
+                     suite_epochs=suite_epochs(per_task, results) if per_task else [], task_epochs=per_task,
                      watch=live_watch(ref.path), signature=sig)
 
 

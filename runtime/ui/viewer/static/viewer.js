@@ -134,7 +134,7 @@
         return '<a target="_blank" rel="noopener" href="' + esc(w.web_url) + '">worker ' + w.worker + " (" +
           esc(w.display) + ")</a>";
       }).join(" · ") + "</p>" : "");
-    document.getElementById("run-summary").innerHTML = summary;
+    document.getElementById("run-summary").innerHTML = summary + epochsHTML(detail);
     var visible = tasks.filter(function (t) { return matches(t, f); });
     document.querySelector("#tasks tbody").innerHTML = visible.map(function (t) {
       return '<tr class="task" data-key="' + esc(t.key) + '" data-status="' + esc(t.status) + '"><td>' +
@@ -152,6 +152,30 @@
         if (ev.target.tagName !== "A") location.hash = "#/run/" + enc(runId) + "/task/" + enc(tr.dataset.key);
       });
     });
+  }
+
+  // A run that repeated tasks (--epochs): pass@k and spread per suite and per task (run/epochs.py).
+  function epochsHTML(detail) {
+    if (!detail.suite_epochs.length) return "";
+    // The k columns: every k any row has (a task that ran fewer epochs leaves the larger ones empty).
+    function ksOf(rows) {
+      var all = [].concat.apply([], rows.map(function (r) { return Object.keys(r.pass_at).map(Number); }));
+      return all.filter(function (k, i) { return all.indexOf(k) === i; }).sort(function (a, b) { return a - b; });
+    }
+    function pct(x) { return (100 * x).toFixed(0) + "%"; }
+    function cells(row, ks) { return ks.map(function (k) { return "<td>" + (k in row.pass_at ? pct(row.pass_at[k]) : "") + "</td>"; }).join(""); }
+    function head(ks) { return ks.map(function (k) { return "<th>pass@" + k + "</th>"; }).join(""); }
+    var ksS = ksOf(detail.suite_epochs), ksT = ksOf(detail.task_epochs);
+    return '<h3>Epochs</h3><table id="epochs-suite"><thead><tr><th>suite</th><th>tasks</th><th>epochs</th>' + head(ksS) +
+      "<th>spread</th></tr></thead><tbody>" + detail.suite_epochs.map(function (r) {
+        return "<tr><td>" + esc(r.suite) + "</td><td>" + r.tasks + "</td><td>" + r.n + "</td>" + cells(r, ksS) + "<td>" +
+          pct(r.spread) + "</td></tr>";
+      }).join("") + '</tbody></table><details><summary>per task</summary><table id="epochs-task"><thead><tr>' +
+      "<th>task</th><th>passed</th>" + head(ksT) + "<th>spread</th><th>rewards by epoch</th></tr></thead><tbody>" +
+      detail.task_epochs.map(function (r) {
+        return '<tr data-task="' + esc(r.task_id) + '"><td>' + esc(r.task_id) + "</td><td>" + r.passed + "/" + r.n +
+          "</td>" + cells(r, ksT) + "<td>" + r.spread.toFixed(2) + "</td><td>" + esc(r.rewards.join(" ")) + "</td></tr>";
+      }).join("") + "</tbody></table></details>";
   }
 
   function setFilters() {

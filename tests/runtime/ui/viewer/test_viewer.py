@@ -286,18 +286,34 @@ def test_live_run_updates_while_results_are_written(runs: Path, tmp_path: Path, 
         assert d.find_element(By.ID, "shown-count").text == "2 of 2 tasks"
 
 
-def test_repeated_tasks_are_one_row_per_epoch(tmp_path: Path) -> None:
+def test_repeated_tasks_are_one_row_per_epoch(tmp_path: Path, browser: Any) -> None:
     from deskact.runtime.run.results import TaskResult
     from deskact.runtime.ui.viewer.runs import RunRef, run_detail
+    from selenium.webdriver.common.by import By
 
     run = tmp_path / "epochs"
     run.mkdir()
     lines = [TaskResult(task_id=t, suite="s", status=s, reward=int(s == "passed"), epoch=e)
-             for t, e, s in (("a", 1, "passed"), ("a", 2, "failed"), ("b", 1, "passed"), ("a", 2, "passed"))]
+             for t, e, s in (("a", 1, "passed"), ("a", 2, "error"), ("a", 3, "failed"), ("b", 1, "passed"),
+                             ("a", 2, "failed"))]
     (run / "results.jsonl").write_text("".join(r.model_dump_json() + "\n" for r in lines))
-    rows = {t.key: (t.epoch, t.status) for t in run_detail(RunRef(id="epochs", path=run)).tasks}
-    # a ran twice: a row per epoch, the retried epoch 2 as last written; b ran once: its plain id.
-    assert rows == {"a@1": (1, "passed"), "a@2": (2, "passed"), "b": (None, "passed")}
+    detail = run_detail(RunRef(id="epochs", path=run))
+    # a ran three times: a row per epoch, the retried epoch 2 as last written; b ran once: its plain id.
+    assert {t.key: (t.epoch, t.status) for t in detail.tasks} == {
+        "a@1": (1, "passed"), "a@2": (2, "failed"), "a@3": (3, "failed"), "b": (None, "passed")}
+    # pass@k of a (n=3, c=1): 1/3, 1 - C(2,2)/C(3,2) = 2/3, and 1.
+    a = next(t for t in detail.task_epochs if t.task_id == "a")
+    assert (a.n, a.passed) == (3, 1)
+    assert [round(a.pass_at[k], 4) for k in (1, 2, 3)] == [0.3333, 0.6667, 1.0]
+
+    with ViewerServer([tmp_path]) as server:
+        d = browser
+        d.get(server.url + "#/run/epochs")
+        row = _until("the per-task pass@k", lambda: d.find_element(By.CSS_SELECTOR, '#epochs-task tr[data-task="a"]'))
+        d.execute_script("arguments[0].closest('details').open = true", row)
+        cells = [td.text for td in row.find_elements(By.TAG_NAME, "td")]
+        assert cells[:5] == ["a", "1/3", "33%", "67%", "100%"], cells
+        assert d.find_element(By.CSS_SELECTOR, "#tasks th.c-epoch").is_displayed()
 
 
 def test_view_command_serves_and_refuses_a_missing_folder(runs: Path, tmp_path: Path) -> None:
