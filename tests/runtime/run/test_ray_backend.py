@@ -18,6 +18,8 @@ import pytest
 
 ray = pytest.importorskip("ray", reason="the Ray backend needs pip install 'deskact[ray]'")
 
+import itertools
+
 from deskact.runtime.config import Config
 from deskact.runtime.errors import DeskactError
 from deskact.runtime.run.ray_actor import ActorInfo
@@ -238,6 +240,36 @@ def test_ctrl_c_leaves_no_process_on_any_node_and_resume_finishes(cluster, tmp_p
     final = read_results(results)
     assert sorted(r.task_id for r in final) == [f"s-{i}" for i in range(6)]
     assert all(r.reward == 1 for r in latest_by_task(final).values())
+
+
+def test_models_max_concurrency_holds_across_nodes(cluster, tmp_path: Path):
+    from deskact.runtime.agent.models.offline import Reference
+
+    calls = tmp_path / "calls"
+    calls.mkdir()
+
+    class Timed(Reference):  # local class: pickled by value to the actors
+        def reply(self, system, messages):  # type: ignore[no-untyped-def]
+            start = time.time()
+            time.sleep(0.3)
+            (calls / f"{os.getpid()}-{start}").write_text(f"{start} {time.time()}")
+            return super().reply(system, messages)
+
+    text = "tasks:\n" + "".join(f"""
+  - id: m-{i}
+    instruction: nothing
+    judge: [{{files.absent: {{path: "${{WORKSPACE}}/nothing"}}}}]
+    reference: print(1)
+""" for i in range(4))
+    folder = write_suite(tmp_path, "suite_m", text)
+    config = Config.model_validate({"models": {"max_concurrency": {"reference": 1}}})
+    run = RayRun(config, opts(tmp_path, folder, workers=2), model_factory=Timed)
+    results = run.execute()
+    assert all(r.status == "passed" for r in results), [(r.task_id, r.error) for r in results]
+    spans = sorted(tuple(map(float, f.read_text().split())) for f in calls.iterdir())
+    assert len({f.name.split("-")[0] for f in calls.iterdir()}) == 2  # both workers called the model
+    assert len({w.node_id for w in run.workers}) == 2
+    assert all(a_end <= b_start for (_, a_end), (b_start, _) in itertools.pairwise(spans)), spans
 
 
 def test_visual_tasks_without_a_display_node_are_refused_up_front(tmp_path: Path):
