@@ -272,6 +272,33 @@ def test_models_max_concurrency_holds_across_nodes(cluster, tmp_path: Path):
     assert all(a_end <= b_start for (_, a_end), (b_start, _) in itertools.pairwise(spans)), spans
 
 
+def test_api_keys_reach_the_actors_model_but_not_the_kernel(cluster, tmp_path: Path, monkeypatch):
+    from deskact.runtime.agent.models.offline import Reference
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-for-kernels")
+    seen = tmp_path / "seen"
+
+    class KeyReader(Reference):  # local class: pickled by value to the actors
+        def start_episode(self, task):  # type: ignore[no-untyped-def]
+            seen.write_text(os.environ.get("OPENAI_API_KEY", "absent"))
+            super().start_episode(task)
+
+    folder = write_suite(tmp_path, "suite_k", """
+tasks:
+  - id: k-env
+    instruction: print the key
+    judge: [{answer.regex: {pattern: "^absent$"}}]
+    reference: |
+      import os
+      print(os.environ.get("OPENAI_API_KEY", "absent"))
+      exit()
+""")
+    run = RayRun(Config(), opts(tmp_path, folder, workers=1), model_factory=KeyReader)
+    (result,) = run.execute()
+    assert seen.read_text() == "sk-test-not-for-kernels"  # the actor's model client has it
+    assert result.status == "passed", result  # the kernel printed "absent"
+
+
 def test_visual_tasks_without_a_display_node_are_refused_up_front(tmp_path: Path):
     folder = write_suite(tmp_path, "suite_n", """
 tasks:
