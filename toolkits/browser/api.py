@@ -13,6 +13,7 @@ and the connection come with the first call.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -237,10 +238,8 @@ class Browser:
         def go() -> str:
             page = self._page()
             page.go_back(wait_until="commit")
-            try:
+            with contextlib.suppress(Exception):  # a page restored from cache sends no load event
                 page.wait_for_load_state("load", timeout=ACTION_TIMEOUT_MS)
-            except Exception:  # noqa: BLE001 - a page restored from cache sends no load event
-                pass
             return page.url
         return self._run(go)
 

@@ -104,7 +104,7 @@ class DevTools:
             sock = _socket_in(self.netns_pid, self.port)
             try:
                 self._ws = connect(ws_url, sock=sock, open_timeout=TIMEOUT, max_size=64 * 2**20).__enter__()
-            except Exception as exc:  # noqa: BLE001 - any handshake failure means unreachable
+            except Exception as exc:  # any handshake failure means unreachable
                 sock.close()
                 raise CDPError(f"DevTools websocket: {exc}") from exc
         return self._ws
@@ -145,7 +145,7 @@ class DevTools:
             self._ws.close()
             self._ws = None
 
-    def __enter__(self) -> DevTools:
+    def __enter__(self) -> DevTools:  # noqa: PYI034 - a plain class, not subclassed
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -37,9 +37,10 @@ FLAGS = [
     "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
     "--disable-component-update", "--disable-sync", "--disable-default-apps", "--disable-breakpad",
     "--disable-crash-reporter", "--disable-domain-reliability", "--disable-client-side-phishing-detection",
-    "--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,"
-    "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DialMediaRouteProvider,"
-    "BackForwardCache",  # back/forward reload the page: automation sees its load event every time
+    # BackForwardCache: back/forward reload the page, so automation sees its load event every time.
+    ("--disable-features=Translate,MediaRouter,OptimizationHints,AutofillServerCommunication,"
+     "CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,DialMediaRouteProvider,"
+     "BackForwardCache"),
     "--metrics-recording-only", "--no-pings", "--password-store=basic", "--use-mock-keychain",
     "--disable-gpu", "--no-sandbox",  # the world is the sandbox; Chromium's own needs setuid or userns
     "--test-type",  # no "unsupported flag --no-sandbox" bar over every page

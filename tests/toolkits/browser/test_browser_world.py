@@ -20,7 +20,7 @@ from deskact.runtime.run.tasks import Step, Task
 from deskact.runtime.run.worker import Worker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "runtime" / "world"))
-from world_probes import require_worlds, world_config  # noqa: E402
+from world_probes import require_worlds, world_config
 
 SUITE = Path(deskact.__file__).resolve().parent / "task_suites" / "browser"
 SITE = "http://127.0.0.1:8000"
