@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -107,6 +108,8 @@ def test_epochs_3_with_a_scripted_model(suite: tuple[Path, Path], tmp_path: Path
     assert 'id="epochs-by-suite"' in index and "55.6%" in index and "pass@2&nbsp;0.667" in index
     compared = compare_runs(out, out)
     assert compared.epochs_a[0].pass_at == pytest.approx(suite_row.pass_at)
+    shown = CliRunner().invoke(app, ["compare", str(out), str(out)], env=ENV).output
+    assert re.search(r"epochs_suite\s+│\s+55\.6%/55\.6%\s+│\s+@3 100\.0%/@3 100\.0%\s+│\s+0\.157/0\.157", shown), shown
 
     # --resume keys on (task, epoch): nothing is left at 3 epochs; a 4th epoch runs only epoch 4.
     code, output = run(folder, "--model", f"scripted/{script}", "--epochs", "3", "--out", out, "--resume")
