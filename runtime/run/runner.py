@@ -77,7 +77,7 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
         env = TaskEnv(task, worker)
         if active is not None:
             active[threading.get_ident()] = env
-        recording = start_video(env, folder)  # observation.record: episode.mp4, in its own process
+        recording = start_video(env, folder)  # observation.record: episode.mp4, by the display's recorder process
         env.reset()
         if stop.is_set():
             raise Stop
@@ -88,8 +88,6 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
             if on_step is not None:
                 on_step(record.index)
 
-        if recording is not None:
-            recording.wait_ready()  # started before the reset, so its start-up overlapped it
         episode = env.start_episode(model, on_step=step, confirm=confirm)
         first = traj.first_observation(episode.first_screenshot)
         while not episode.finished:
