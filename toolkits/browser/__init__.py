@@ -22,6 +22,9 @@ toolkit = Toolkit(
     module="deskact.toolkits.browser.api",
     exports=EXPORTS,
     summary=SUMMARY,
+    # Playwright's driver (a Node process) starts while the kernel waits in the pool, not in the
+    # agent's first step.
+    setup="browser._warm_up()\n",
     plugins=["deskact.reset_scripts.browser", "deskact.judges.browser"],
     # The API module imports only the standard library at import time (Playwright on first use).
     fork_imports=["deskact.toolkits.browser.api"],

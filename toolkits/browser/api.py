@@ -77,6 +77,19 @@ class Browser:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-browser")
         return self._pool.submit(self._guarded, fn, *args).result()
 
+    def _warm_up(self) -> None:
+        """Start Playwright's driver on its thread without waiting (the kernel's set-up, before the
+        task): the agent's first call then only connects to the browser."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-browser")
+        self._pool.submit(self._start_driver)
+
+    def _start_driver(self) -> None:
+        if self._pw is None:
+            from playwright.sync_api import sync_playwright
+
+            self._pw = sync_playwright().start()
+
     def _guarded(self, fn: Any, *args: Any) -> Any:
         from playwright.sync_api import Error as PlaywrightError
 
@@ -92,10 +105,7 @@ class Browser:
         port = self._port()
         if port is None:
             raise BrowserError("no browser is running in this task; start one with browser.launch()")
-        if self._pw is None:
-            from playwright.sync_api import sync_playwright
-
-            self._pw = sync_playwright().start()
+        self._start_driver()
         self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
         self._devtools_port = port
         self._target_ids.clear()
