@@ -14,6 +14,7 @@ It is a plain class; ``ray_backend`` wraps it with ``ray.remote`` (threaded, so
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 import signal
@@ -23,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -68,7 +70,8 @@ class Shipped(BaseModel):
 
 class TaskActor:
     def __init__(self, config: Config, model_name: str, worker_id: int, display: bool,
-                 model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots) -> None:
+                 model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots,
+                 steps: Any = None) -> None:
         _unblock_sigint()  # before the worker and the fork server start anything
         self.config = config
         self.worker_id, self.display = worker_id, display
@@ -76,6 +79,8 @@ class TaskActor:
         model = model_factory() if model_factory is not None else make_model(model_name, config)
         self.model = limit_model(model, config, slots)
         self.stop = threading.Event()
+        self.steps = steps
+        """A ray.util.queue.Queue the driver reads step events from (None: nobody watches)."""
         self.active: dict[int, TaskEnv] = {}
         self.scratch = Path(tempfile.mkdtemp(prefix=f"deskact-ray-w{worker_id}-"))
         kernel.warm_up(config)
@@ -91,7 +96,8 @@ class TaskActor:
         started = time.monotonic()
         out = self.scratch / "out"
         try:
-            result = run_task(task, self.worker, self.model, out, self.stop, self.active, epoch, epochs)
+            result = run_task(task, self.worker, self.model, out, self.stop, self.active, epoch, epochs,
+                              functools.partial(self._stepped, task.id, epoch))
         except Stop:
             shutil.rmtree(out, ignore_errors=True)
             return Shipped(stopped=True, actor_s=time.monotonic() - started)
@@ -107,6 +113,11 @@ class TaskActor:
         shutil.rmtree(out, ignore_errors=True)
         shipped.actor_s = time.monotonic() - started
         return shipped
+
+    def _stepped(self, task_id: str, epoch: int, index: int) -> None:
+        if self.steps is not None:
+            with contextlib.suppress(Exception):  # progress only: a lost queue must not fail the task
+                self.steps.put_nowait((self.worker_id, task_id, epoch, index))
 
     def interrupt(self, within: float = 60.0) -> None:
         """Stop after the current step and interrupt the code running in the task's kernel.

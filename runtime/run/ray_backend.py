@@ -183,6 +183,7 @@ class RayRun(Run):
         self.retried: dict[tuple[str, int], list[str]] = {}
         """Why the earlier attempts of each rerun (task, epoch) died."""
         self._next_worker = 0
+        self._steps: Any = None
         self._start_failures = 0
         self._started_ray = False
 
@@ -220,19 +221,40 @@ class RayRun(Run):
         wid = self._next_worker
         self._next_worker += 1
         handle = remote.options(**options).remote(self.config, self.options.model, wid, display,
-                                                  self.model_factory, slots)
+                                                  self.model_factory, slots, self._steps)
         slot = _Slot(handle=handle, display=display, worker_id=wid, ready=handle.info.remote())
         self._slots.append(slot)
         return slot
 
-    def _make_semaphores(self, ray: Any) -> list[Any]:
+    def _helpers(self, ray: Any) -> list[Any]:
+        """The run's shared actors, on the driver's node (it lives as long as the run does): the
+        model-call semaphore and the queue that brings each step to the progress view."""
+        from ray.util.queue import Queue
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
+        self._steps = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
         provider = provider_of(self.options.model)
         limit = self.config.models.max_concurrency.get(provider)
         if limit is None:
-            return []
+            return [self._steps]
         actor = ray.remote(_Semaphore).options(name=slots_name(self.run_id, provider), num_cpus=0,
-                                               max_concurrency=1000)
-        return [actor.remote(limit)]
+                                               max_concurrency=1000, scheduling_strategy=here)
+        return [self._steps, actor.remote(limit)]
+
+    def _report_steps(self) -> None:
+        """Step events the actors queued, to ``on_event`` (the progress view shows each worker's step)."""
+        if self._steps is None:
+            return
+        try:
+            waiting = self._steps.qsize()
+            items = self._steps.get_nowait_batch(waiting) if waiting else []
+        except Exception:  # noqa: BLE001 - progress is best effort; results never depend on it
+            return
+        labels = {s.worker_id: s.label for s in self._slots}
+        for worker_id, task_id, epoch, index in items:
+            self.on_event(RunEvent("step", worker=labels.get(worker_id, f"?/w{worker_id}"), task_id=task_id,
+                                   epoch=epoch, step=index))
 
     # -- the run ---------------------------------------------------------------
 
@@ -259,13 +281,13 @@ class RayRun(Run):
             record(invalid_result(bad, opts.model))
         previous = _install_sigterm()
         ray = None
+        helpers: list[Any] = []
         try:
             if todo:
                 ray = self._connect()
                 self._check_room(ray, todo)
-                semaphores = self._make_semaphores(ray)
+                helpers = self._helpers(ray)
                 self._dispatch(ray, todo, record)
-                del semaphores
         except KeyboardInterrupt:
             self.interrupt()
             if ray is not None:
@@ -274,6 +296,9 @@ class RayRun(Run):
         finally:
             if ray is not None:
                 self._close_actors(ray)
+                for helper in helpers:
+                    with contextlib.suppress(Exception):
+                        ray.kill(getattr(helper, "actor", helper))  # a Queue wraps its actor
                 if self._started_ray:
                     ray.shutdown()
             if previous is not None:
@@ -316,6 +341,7 @@ class RayRun(Run):
                 flights[ref] = _Flight(slot, job)
             starting = {s.ready: s for s in self._slots if s.ready is not None}
             ready, _ = ray.wait([*flights, *starting], num_returns=1, timeout=0.5)
+            self._report_steps()  # before the results that follow them
             for ref in ready:
                 if ref in starting:
                     self._actor_started(ray, starting[ref])

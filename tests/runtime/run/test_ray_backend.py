@@ -116,6 +116,8 @@ def test_a_suite_across_two_nodes_matches_the_thread_backend(cluster, tmp_path: 
     folder = write_suite(tmp_path, "suite_r", SUITE)
     threaded = Run(Config(), opts(tmp_path, folder, out="threads")).execute()
     run = RayRun(Config(), opts(tmp_path, folder, out="ray"))
+    events = []
+    run.on_event = events.append
     distributed = run.execute()
     assert outcome(distributed) == outcome(threaded)
     assert outcome(distributed)["r-write"] == ("passed", 1)
@@ -127,6 +129,11 @@ def test_a_suite_across_two_nodes_matches_the_thread_backend(cluster, tmp_path: 
     assert "wrote it" in step.read_text()
     assert (tmp_path / "ray" / "trajectories" / "r-write" / "episode.json").is_file()
     assert len({w.node_id for w in run.workers}) == 2, run.workers  # SPREAD over the head and the other node
+    # the progress view hears of each task's start, steps and result, labelled node/worker
+    kinds = [(e.kind, e.task_id) for e in events if e.task_id == "r-write"]
+    assert kinds[0][0] == "task" and kinds[-1][0] == "result" and {k for k, _ in kinds[1:-1]} == {"step"}, kinds
+    assert {e.worker for e in events if e.task_id == "r-write"} == {run.placed["r-write"].node_id[:6] + "/w"
+                                                                    + str(run.placed["r-write"].worker_id)}
     assert [ActorInfo.model_validate_json(line).pid for line in
             (tmp_path / "ray" / "ray_workers.jsonl").read_text().splitlines()] == [w.pid for w in run.workers]
 
