@@ -215,6 +215,9 @@ class RunnerConfig(Section):
     keep_workspace: bool = False
     workspace_root: str | None = None
     """Where per-task workspaces are created; null = the system temp dir."""
+    progress: Literal["auto", "live", "lines", "totals"] = "auto"
+    """auto = a live view on a terminal, a line per finished task elsewhere; live; lines; totals = only
+    periodic totals and errors (a short log, as the demo prints)."""
     backend: Literal["thread", "ray"] = "thread"
     """thread = N worker threads in this process; ray = N Ray actors on a cluster (docs/distributed.md)."""
     ray_address: str | None = None

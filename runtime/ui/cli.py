@@ -94,24 +94,29 @@ def run_cmd(
     address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
     epochs: int = typer.Option(1, "--epochs", help="Run each task N times; the summary and report show pass@k and the spread."),
     watch: bool = typer.Option(False, "--watch", help="Show each worker's display in a browser (noVNC on 127.0.0.1; addresses printed as workers start)."),
+    progress: str | None = typer.Option(None, "--progress",
+                                        help="auto (live on a terminal, a line per task elsewhere), live, lines, or totals (only totals and errors)."),
     record: bool = typer.Option(False, "--record", help="Record each task's display as trajectories/<task>/episode.mp4 (observation.record)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
     from ..run.ray_backend import make_run
     from ..run.runner import RunOptions, default_out_dir
-    from .progress import progress_view, resume_command
+    from .progress import PROGRESS_MODES, progress_view, resume_command
     from .views import print_summary
     from .watch import announcer, check_watch
 
     check_workers(workers)
     if epochs < 1:
         fail(DeskactError(f"--epochs {epochs}: must be at least 1 (how many times each task runs)"))
+    if progress is not None and progress not in PROGRESS_MODES:
+        fail(DeskactError(f"--progress {progress!r}: expected one of {', '.join(PROGRESS_MODES)}"))
     out_dir: Path | None = None
     try:
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
                           world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address,
+                          runner__progress=progress,
                           display__vnc_web=watch or None, observation__record=record or None)
         check_watch(cfg, watch)
         out_dir = out or default_out_dir(cfg)
@@ -122,7 +127,7 @@ def run_cmd(
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")
-        with progress_view(console) as runner.on_event:
+        with progress_view(console, mode=cfg.runner.progress) as runner.on_event:
             results = runner.execute()
     except DeskactError as exc:
         fail(exc)

@@ -8,6 +8,10 @@ Anywhere else (a file, a CI log): one line per finished attempt, e.g.
 ``[12/40] passed  os-make-dir  reward 1  3 steps  12.4s``, and every
 ``totals_every`` seconds a line of totals with the tasks running then.
 
+``mode`` picks one of them: ``auto`` (live on a terminal, lines elsewhere),
+``live``, ``lines``, or ``totals`` (a log that wants no line per task, such as
+the demo's: only the periodic and final totals, and the errors).
+
 Use: ``with progress_view(console) as runner.on_event: runner.execute()``.
 Any backend that sends ``RunEvent``\\ s gets the same view.
 """
@@ -145,11 +149,16 @@ class _LiveRender:
         return Group(head, workers) if s.running else head  # the last frame stays one line
 
 
+PROGRESS_MODES = ("auto", "live", "lines", "totals")
+
+
 @contextmanager
-def progress_view(console: Console, totals_every: float = 60.0) -> Iterator[EventSink]:
-    """A live view on a terminal, log lines elsewhere; yields the event sink to give the runner."""
+def progress_view(console: Console, totals_every: float = 60.0, mode: str = "auto") -> Iterator[EventSink]:
+    """A live view on a terminal, log lines elsewhere (see ``mode``); yields the event sink to give the runner."""
+    if mode not in PROGRESS_MODES:
+        raise ValueError(f"progress mode {mode!r}: expected one of {', '.join(PROGRESS_MODES)}")
     state = ProgressState()
-    if console.is_terminal:
+    if mode == "live" or (mode == "auto" and console.is_terminal):
         with Live(_LiveRender(state), console=console, refresh_per_second=4, transient=False) as live:
             def on_live(event: RunEvent) -> None:
                 state.apply(event)
@@ -168,7 +177,8 @@ def progress_view(console: Console, totals_every: float = 60.0) -> Iterator[Even
 
     def on_log(event: RunEvent) -> None:
         state.apply(event)
-        if event.kind == "result":
+        quiet = mode == "totals" and event.result is not None and event.result.status != "error"
+        if event.kind == "result" and not quiet:
             with state.lock:
                 line = result_line(state, event)
             say(line)

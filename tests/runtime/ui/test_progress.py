@@ -95,6 +95,26 @@ def test_log_view_prints_a_line_per_task_and_totals() -> None:
     assert lines[-1].startswith("totals: 1/2 done (0 passed, 1 failed, 0 errors), 0 running")
 
 
+def test_totals_mode_prints_errors_and_totals_but_no_line_per_task() -> None:
+    out = io.StringIO()
+    with progress_view(Console(file=out, force_terminal=False, width=200), mode="totals") as sink:
+        sink(RunEvent("start", total=3))
+        sink(RunEvent("result", worker="w0", task_id="t1", result=result("t1", "passed", reward=1)))
+        sink(RunEvent("result", worker="w0", task_id="t2", result=result("t2", "failed")))
+        sink(RunEvent("result", worker="w0", task_id="t3", result=result("t3", "error")))
+    lines = out.getvalue().splitlines()
+    assert not any("t1" in ln or "t2" in ln for ln in lines), lines
+    assert any(ln.startswith("[3/3] error   t3") and "boom" in ln for ln in lines), lines
+    assert lines[-1].startswith("totals: 3/3 done (1 passed, 1 failed, 1 errors)"), lines
+
+
+def test_a_bad_progress_mode_is_one_error_line(tmp_path: Path) -> None:
+    done = CliRunner().invoke(app, ["run", "os", "-m", "reference", "--progress", "fancy",
+                                    "-o", str(tmp_path / "out")], env=ENV)
+    assert done.exit_code == 2
+    assert "--progress 'fancy': expected one of auto, live, lines, totals" in done.output
+
+
 def test_resume_command() -> None:
     assert resume_command(["run", "os", "--model", "reference"], "runs/20250101-1200") == \
         "deskact run os --model reference --out runs/20250101-1200 --resume"
