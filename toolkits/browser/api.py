@@ -1,14 +1,13 @@
 """Kernel side of the browser toolkit: the task's Chromium through Playwright over DevTools.
 
-The task's Chromium (started by the ``browser.open`` reset step, or by
-``browser.launch()``) listens on a loopback port of the world that it writes
-into its profile's ``DevToolsActivePort``; Playwright connects to it with
+The task's Chromium (started by the ``browser.open`` reset step) listens on a
+loopback port of the world that it writes into its profile's ``DevToolsActivePort``; Playwright connects to it with
 ``connect_over_cdp`` (no browser of its own is downloaded or started).
 
 Playwright's sync API refuses to run where an asyncio loop is running, and
 ipykernel runs every cell inside one; so one daemon thread owns Playwright and
-every call is handed to it. Nothing starts at import: the thread, the driver
-and the connection come with the first call.
+every call is handed to it. Nothing starts at import: the kernel's set-up
+starts the thread and the driver, the first call connects.
 """
 
 from __future__ import annotations
@@ -18,7 +17,6 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
@@ -104,7 +102,10 @@ class Browser:
             return self._browser
         port = self._port()
         if port is None:
-            raise BrowserError("no browser is running in this task; start one with browser.launch()")
+            # Not started from here: the kernel's address-space limit (soft = hard) is too small for
+            # Chromium, which reserves tens of GB of address space; a reset step starts it outside.
+            raise BrowserError("no browser is running in this task (the task starts one when it needs it;"
+                               " it may have been closed)")
         self._start_driver()
         self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
         self._devtools_port = port
@@ -174,19 +175,6 @@ class Browser:
             loc.first.wait_for(state="attached")  # waits, then raises with Playwright's reason
             return loc.first
         return loc.first if count > 1 else loc
-
-    # -- starting ---------------------------------------------------------------------
-
-    def launch(self, url: str = "about:blank", timeout: float = 30) -> None:
-        """Start Chromium on the screen (only needed when the task did not start one)."""
-        if self._port() is not None:
-            raise BrowserError("a browser is already running; use browser.open(url) or browser.new_tab(url)")
-        profile = _profile()
-        size = os.environ.get("DESKACT_SCREEN_SIZE", "1280x800").split("x")
-        argv = chromium.argv(str(profile), [url], int(size[0]), int(size[1]))
-        proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
-        chromium._wait_port(profile, proc, timeout)
 
     # -- navigation and tabs ----------------------------------------------------------
 

@@ -193,3 +193,6 @@ def test_step_records_hold_the_active_url(worker: Worker) -> None:
         run(env, f"browser.new_tab('{SITE}/pricing.html')")
         record(StepRecord(index=1))
         assert [r.url for r in written] == [f"{SITE}/team.html", f"{SITE}/pricing.html"]
+        out = run(env, "browser.reload(); browser.press('End'); print(browser.url)")
+        assert out.strip() == f"{SITE}/pricing.html"
+
