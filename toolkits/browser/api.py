@@ -26,8 +26,8 @@ from typing import Any
 from . import chromium
 
 EXPORTS = ["browser"]
-ACTION_TIMEOUT_MS = 10_000
-NAVIGATION_TIMEOUT_MS = 20_000
+ACTION_TIMEOUT_MS = 15_000
+NAVIGATION_TIMEOUT_MS = 45_000
 
 
 def _profile() -> Path:
@@ -57,7 +57,8 @@ class Browser:
     Tabs are numbered from 0 as ``browser.tabs()`` lists them (a stable order, not always the
     window's left to right); calls act on the active tab (the one shown). Selectors are CSS (``"#id"``, ``"button.primary"``) or Playwright
     selectors (``"text=Save"``, ``"role=button[name='OK']"``); they see inside shadow DOM.
-    Actions wait up to 10 s for their element and raise ``BrowserError`` if it never comes.
+    Actions wait up to 15 s for their element (page loads up to 45 s) and raise
+    ``BrowserError`` if it never comes.
     The gui toolkit (mouse, keyboard, screen) works on the same window.
     """
 
