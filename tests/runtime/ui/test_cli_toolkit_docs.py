@@ -32,7 +32,7 @@ def test_unknown_toolkit_is_one_line_with_did_you_mean() -> None:
     code, out = invoke("toolkit", "docs", "gu")
     assert code == 2, out
     assert out.strip().splitlines() == [
-        "error: unknown toolkit 'gu'; did you mean 'gui'? known: google, gui (or use module:attr)"]
+        "error: unknown toolkit 'gu'; did you mean 'gui'? known: browser, google, gui, web (or use module:attr)"]
     code, out = invoke("toolkit", "docs", "no_such_module:toolkit")
     assert code == 2 and len(out.strip().splitlines()) == 1, out
     assert "cannot load no_such_module:toolkit" in out  # ":toolkit" is not turned into an emoji or markup
