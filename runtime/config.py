@@ -130,6 +130,9 @@ class ObservationConfig(Section):
     separate process; ``deskact run --record``)."""
     record_fps: float = Field(default=4.0, gt=0, le=30)
     """Frames grabbed per second for the episode video (a frame identical to the last is not stored)."""
+    record_max_width: int = Field(default=960, ge=64)
+    """Episode video frames are scaled to fit this width (aspect kept, never enlarged): 960 costs half
+    of 1280 to scale and encode and still shows which window and dialog is where."""
 
 
 class GuiConfig(Section):

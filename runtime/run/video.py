@@ -147,7 +147,7 @@ def start_video(env: Any, folder: Path) -> Recording | None:
     obs = env.config.observation
     if not obs.record or env.display is None:
         return None
-    return start(env.display.name, folder, obs.record_fps, obs.max_width, obs.max_height)
+    return start(env.display.name, folder, obs.record_fps, obs.record_max_width, obs.max_height)
 
 
 # -- the recorder process -----------------------------------------------------------

@@ -114,6 +114,6 @@ def test_deskact_run_record_writes_a_playable_video_the_report_plays(requires_xv
     with av.open(str(folder / video.VIDEO_FILE)) as container:
         decoded = list(container.decode(video=0))
     assert len(decoded) == stats.frames >= 2
-    assert {(f.width, f.height) for f in decoded} == {(1280, 720)}  # observation.max_width x max_height
+    assert {(f.width, f.height) for f in decoded} == {(960, 540)}  # observation.record_max_width
     page = (out / "report" / "task-vid-xterm.html").read_text()
     assert '<video controls preload="metadata" src="../trajectories/vid-xterm/episode.mp4">' in page
