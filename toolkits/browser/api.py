@@ -27,7 +27,8 @@ from . import chromium
 
 EXPORTS = ["browser"]
 ACTION_TIMEOUT_MS = 15_000
-NAVIGATION_TIMEOUT_MS = 45_000
+NAVIGATION_TIMEOUT_MS = 60_000
+CONNECT_TIMEOUT_MS = 60_000
 
 
 def _profile() -> Path:
@@ -57,7 +58,7 @@ class Browser:
     Tabs are numbered from 0 as ``browser.tabs()`` lists them (a stable order, not always the
     window's left to right); calls act on the active tab (the one shown). Selectors are CSS (``"#id"``, ``"button.primary"``) or Playwright
     selectors (``"text=Save"``, ``"role=button[name='OK']"``); they see inside shadow DOM.
-    Actions wait up to 15 s for their element (page loads up to 45 s) and raise
+    Actions wait up to 15 s for their element (page loads up to 60 s) and raise
     ``BrowserError`` if it never comes.
     The gui toolkit (mouse, keyboard, screen) works on the same window.
     """
@@ -108,7 +109,7 @@ class Browser:
             raise BrowserError("no browser is running in this task (the task starts one when it needs it;"
                                " it may have been closed)")
         self._start_driver()
-        self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=15_000)
+        self._browser = self._pw.chromium.connect_over_cdp(f"http://127.0.0.1:{port}", timeout=CONNECT_TIMEOUT_MS)
         self._devtools_port = port
         self._target_ids.clear()
         # Playwright takes downloads over (into its own folder, under made-up names); give them back
