@@ -24,7 +24,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection, connect
 
 CLONE_NEWNET = 0x40000000
-TIMEOUT = 10.0
+TIMEOUT = 30.0
 """Seconds any one DevTools exchange may take before the judge fails instead of hanging."""
 
 
