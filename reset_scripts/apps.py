@@ -20,7 +20,7 @@ from typing import Any
 import psutil
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
-from ..toolkits.gui.app_env import GUI_APP_ENV, app_env
+from ..toolkits.gui.app_env import app_env, world_app_env
 from . import _x11
 
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
@@ -135,7 +135,7 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
         if ctx.world is not None:
-            proc = ctx.world.spawn(argv, env=dict(GUI_APP_ENV), user=ctx.world.agent_id,
+            proc = ctx.world.spawn(argv, env=world_app_env(ctx.world), user=ctx.world.agent_id,
                                    stdout=stdout, stderr=err)
         else:
             env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)

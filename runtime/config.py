@@ -122,6 +122,10 @@ class ObservationConfig(Section):
     max_height: int = 800
     include_cursor: bool = True
     """Draw the mouse cursor into screenshots."""
+    a11y: Literal["off", "tree", "tree+screenshot"] = "off"
+    """Add the active window's accessibility tree (role, name, states, box in screenshot coordinates) to
+    each observation: tree = instead of the screenshot, tree+screenshot = with it. Starts an AT-SPI bus in
+    each task's world so GTK and LibreOffice apps export their trees (tasks with a11y.* judges get one too)."""
     unchanged: Literal["note", "resend"] = "note"
     """A screenshot identical to the last one the model saw: say so in a line instead of sending it
     again (note), or send it anyway (resend). Trajectories keep every frame either way."""

@@ -24,6 +24,7 @@ APT_PACKAGES=(
   novnc websockify
   bubblewrap sudo
   libreoffice-calc libreoffice-writer libreoffice-impress
+  libreoffice-gtk3 at-spi2-core
   chromium chromium-driver
   fonts-dejavu-core
 )

@@ -120,6 +120,7 @@ class Episode:
         self.system = system_prompt
         self.record = EpisodeRecord(task_id=task.id, model=model.name, strategy=self.agent.strategy)
         self.messages: list[Message] = []
+        self._tree: str | None = None
         self._started = time.monotonic()
         self._parse_errors = 0
         self._subtask = 0
@@ -129,7 +130,8 @@ class Episode:
         first = render("task", instruction=instruction or task.instruction)
         self.first_screenshot: Image | None = self._grab()
         """What the model saw with the instruction, before its first step (saved in the trajectory)."""
-        self._push_user(first, self._screens.observe(self.first_screenshot)[0])
+        tree = f"\n\n{self._tree}" if self._tree else ""
+        self._push_user(first + tree, self._screens.observe(self._for_model(self.first_screenshot))[0])
         if self.agent.strategy == "plan-act-reflect":
             self._make_plan()
 
@@ -203,10 +205,16 @@ class Episode:
         self.record.duration_s = time.monotonic() - self._started
 
     def _grab(self) -> Image | None:
+        self._tree = None
         if self.screen is None:
             return None
         shot = self.screen()
+        self._tree = getattr(shot, "a11y", None)  # observation.a11y: the active window's tree as text
         return shot.image if shot is not None else None
+
+    def _for_model(self, image: Image | None) -> Image | None:
+        """The screenshot to send: none when the observation is the tree alone (observation.a11y: tree)."""
+        return None if self._tree is not None and self.config.observation.a11y == "tree" else image
 
     def _push_user(self, text: str, image: Image | None = None) -> None:
         self.messages.append(Message(role="user", text=text, images=[image] if image else []))
@@ -278,10 +286,12 @@ class Episode:
         rec.screenshot = image  # the trajectory keeps every full frame
         output = result.model_parts(self.config.kernel.model_output_chars)
         self._screens.other_images(sum(not isinstance(p, str) for p in output))
-        shown, unchanged = self._screens.observe(image)
+        shown, unchanged = self._screens.observe(self._for_model(image))
         # The template places the output; the output itself is text and images in order.
         before, _, after = render("observation", output=_OUTPUT_SLOT, note=rec.note).partition(_OUTPUT_SLOT)
         screen: list[str | Image] = [shown] if shown else [f"\n{unchanged}"] if unchanged else []
+        if self._tree:
+            screen.append(f"\n{self._tree}")
         self.messages.append(Message.of_parts("user", [before, *output, after, *screen]))
         if result.exited:
             self._finish("done")

@@ -70,6 +70,8 @@ class Screenshot(BaseModel):
     """Pointer position in image coordinates (None if the pointer is off screen)."""
     cursor_screen: tuple[int, int] | None = None
     """Pointer position in screen pixels."""
+    a11y: str | None = None
+    """The active window's accessibility tree as text (``observation.a11y``), filled by the task's env."""
 
     def to_screen(self, x: float, y: float) -> tuple[int, int]:
         """Map a point in the image to screen pixels."""

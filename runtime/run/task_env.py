@@ -19,6 +19,7 @@ from ..agent.models.base import Model
 from ..agent.prompting import render
 from ..errors import DeskactError
 from ..execution import ExecResult
+from .a11y_env import a11y_text, start_a11y_bus
 from .results import PhaseTimes
 from .steps import StepContext, Verdict, run_judge, run_reset
 from .tasks import Task
@@ -40,6 +41,7 @@ class TaskEnv:
         """The world's directory when ``world.keep`` (``--keep-worlds``) keeps it after cleanup."""
         self._cleaned = False
         self.reset_at: float | None = None
+        self.a11y_bus: Any = None
 
     # -- lifecycle ------------------------------------------------------------
 
@@ -51,6 +53,7 @@ class TaskEnv:
         self.workspace = Path(self.session.workspace)
         self.times.kernel = time.monotonic() - start
         start = time.monotonic()
+        self.a11y_bus = start_a11y_bus(self)  # before the reset steps start apps, so they export trees
         ctx = self.context()
         for step in self.task.reset:
             try:
@@ -108,7 +111,10 @@ class TaskEnv:
             return None
         from ..agent.observation import capture
 
-        return capture(self.display.name, self.config.observation)
+        shot = capture(self.display.name, self.config.observation)
+        if self.a11y_bus is not None and self.config.observation.a11y != "off":
+            shot.a11y = a11y_text(self.a11y_bus, shot.scale)
+        return shot
 
     def execute(self, code: str, timeout: float | None = None) -> ExecResult:
         """Run code in the task's kernel exactly as the agent would."""
@@ -171,6 +177,8 @@ class TaskEnv:
                     run_reset(step.name, step.params, ctx)
                 except Exception as exc:  # noqa: BLE001 - keep cleaning up
                     problems.append(f"cleanup step `{step.name}` failed: {exc}")
+        if self.a11y_bus is not None:
+            self.a11y_bus.stop()
         if self.session is not None:
             world = getattr(self.session, "world", None)
             if world is not None and self.config.world.keep:

@@ -50,7 +50,7 @@ Prefer keyboard shortcuts and `keyboard.type` over clicking menus when they are 
 toolkit = Toolkit(
     name="gui",
     module="deskact.toolkits.gui.api",
-    exports=["mouse", "keyboard", "screen", "windows", "apps"],
+    exports=["mouse", "keyboard", "screen", "windows", "apps", "a11y"],
     # Import pyautogui now (when a display is set) so the model's first step is not slowed by it.
     setup="__import__('deskact.toolkits.gui.api', fromlist=['warm_up']).warm_up()\n",
     summary=SUMMARY,

@@ -397,6 +397,7 @@ screen = Screen()
 
 
 # Window and app helpers live in their own module; re-exported so the kernel imports one module.
+from .a11y_api import a11y
 from .windows import Window, apps, windows
 
-__all__ = ["Window", "apps", "keyboard", "mouse", "screen", "settings", "windows"]
+__all__ = ["Window", "a11y", "apps", "keyboard", "mouse", "screen", "settings", "windows"]

@@ -8,18 +8,39 @@ from __future__ import annotations
 
 import os
 
-GUI_APP_ENV = {"GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1"}
+GUI_APP_ENV = {"GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1", "SAL_USE_VCLPLUGIN": "gen"}
 """Defaults for apps started on a task's display. There is no D-Bus session bus here, so
 GTK's default settings backend (dconf) drops every write: a check box bound to a setting
 (mousepad's "Regular expression", "Word wrap") jumped back when clicked. The memory
 backend keeps settings for the app's lifetime, and each task starts from the defaults
 (with a real session bus, dconf would leak one task's settings into the next).
-NO_AT_BRIDGE: no accessibility bus to connect to either (GTK would warn and wait for it)."""
+NO_AT_BRIDGE: no accessibility bus to connect to either (GTK would warn and wait for it).
+SAL_USE_VCLPLUGIN: LibreOffice's own X11 widgets, as on a machine without its GTK plugin.
+A task with an accessibility bus (``observation.a11y``) gets ``with_a11y`` instead."""
+
+
+def with_a11y(env: dict[str, str]) -> dict[str, str]:
+    """``env`` for an app on a display whose world runs an accessibility bus: GTK's AT-SPI bridge
+    on, and LibreOffice on its GTK 3 widgets (the only ones that export a tree)."""
+    out = {k: v for k, v in env.items() if k != "NO_AT_BRIDGE"}
+    out["SAL_USE_VCLPLUGIN"] = "gtk3"
+    return out
+
+
+def world_app_env(world: object) -> dict[str, str]:
+    """GUI_APP_ENV for an app a reset step starts in ``world``, with_a11y when it has a bus."""
+    from ...runtime.world.a11y_bus import BUS_SOCKET
+
+    has_bus = world.host_path(BUS_SOCKET).exists()  # type: ignore[attr-defined]
+    return with_a11y(dict(GUI_APP_ENV)) if has_bus else dict(GUI_APP_ENV)
 
 
 def app_env(base: dict[str, str] | None = None) -> dict[str, str]:
     """``base`` (default: this process's environment) plus GUI_APP_ENV where not set already."""
+    from ...runtime.world.a11y_bus import BUS_SOCKET
+
     env = dict(os.environ if base is None else base)
     for name, value in GUI_APP_ENV.items():
         env.setdefault(name, value)
-    return env
+    # In a kernel whose world runs an accessibility bus, apps it launches export their trees.
+    return with_a11y(env) if base is None and os.path.exists(BUS_SOCKET) else env

@@ -1,0 +1,233 @@
+"""Reading the accessibility tree of the active window over AT-SPI (pure D-Bus, through jeepney).
+
+The tree is walked breadth-first, each level's questions (role, name, states,
+box, children) sent together so a level costs one round trip; objects not
+shown on screen are not entered. The result is a flat list of ``Element`` (depth-first, with depth)
+that ``render`` turns into the compact text a model reads:
+
+    [3] menu "File" (170,12 32x18)
+    [12] text "" focused,editable (4,60 1272x600)
+
+Boxes are in screenshot coordinates when a ``scale`` is given. Used by the
+observation (host side, through the world's bus socket), the gui toolkit in
+the kernel (``a11y.tree()``, ``a11y.click(role, name)``) and the
+``a11y.element`` judge.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+ROOT = "/org/a11y/atspi/accessible/root"
+# AtspiStateType, in enum order (at-spi2-core atspi-constants.h).
+STATES = (
+    "invalid", "active", "armed", "busy", "checked", "collapsed", "defunct", "editable", "enabled",
+    "expandable", "expanded", "focusable", "focused", "has_tooltip", "horizontal", "iconified", "modal",
+    "multi_line", "multiselectable", "opaque", "pressed", "resizable", "selectable", "selected", "sensitive",
+    "showing", "single_line", "stale", "transient", "vertical", "visible", "manages_descendants",
+    "indeterminate", "required", "truncated", "animated", "invalid_entry", "supports_autocompletion",
+    "selectable_text", "is_default", "visited", "checkable", "has_popup", "read_only",
+)
+# What a model needs to act; the rest (enabled, sensitive, visible, showing...) is implied by being listed.
+SHOWN_STATES = ("active", "checked", "pressed", "selected", "expanded", "focused", "editable", "indeterminate",
+                "read_only")
+WINDOW_ROLES = ("frame", "window", "dialog", "alert", "file chooser")
+
+
+class Element(BaseModel):
+    """One object of the tree. ``box`` is (x, y, width, height) in screen pixels."""
+
+    index: int
+    depth: int
+    role: str
+    name: str
+    states: list[str]
+    box: tuple[int, int, int, int]
+    app: str
+    """Bus name and object path, to act on it (click) while the app runs."""
+    path: str
+
+    def center(self) -> tuple[int, int]:
+        x, y, w, h = self.box
+        return x + w // 2, y + h // 2
+
+
+def _auth_anonymous(sock: socket.socket) -> None:
+    sock.sendall(b"\0AUTH ANONYMOUS 6465736b616374\r\n")  # trace: "deskact"
+    reply = sock.recv(4096)
+    if not reply.startswith(b"OK"):
+        raise ConnectionError(f"the accessibility bus refused ANONYMOUS authentication: {reply[:80]!r}")
+    sock.sendall(b"BEGIN\r\n")
+
+
+@contextmanager
+def connect(path: str | Path, timeout: float = 5.0) -> Iterator[Any]:
+    """A D-Bus connection to the bus socket at ``path``."""
+    from jeepney.io.blocking import DBusConnection
+
+    sock = socket.socket(socket.AF_UNIX)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(str(path))
+        _auth_anonymous(sock)
+        sock.settimeout(None)
+        conn = DBusConnection(sock)
+    except Exception:
+        sock.close()
+        raise
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def _call(conn: Any, name: str, path: str, iface: str, method: str, sig: str | None = None,
+          body: tuple[Any, ...] = (), timeout: float = 5.0) -> tuple[Any, ...]:
+    from jeepney import DBusAddress, MessageType, new_method_call
+
+    reply = conn.send_and_get_reply(new_method_call(DBusAddress(path, name, iface), method, sig, body),
+                                    timeout=timeout)
+    if reply.header.message_type == MessageType.error:
+        raise RuntimeError(f"{iface}.{method} on {name}{path}: {reply.body}")
+    return reply.body
+
+
+def has_owner(conn: Any, bus_name: str) -> bool:
+    return bool(_call(conn, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                      "NameHasOwner", "s", (bus_name,))[0])
+
+
+def _states(bits: list[int]) -> list[str]:
+    out = []
+    for word, value in enumerate(bits):
+        for bit in range(32):
+            if value & (1 << bit) and word * 32 + bit < len(STATES):
+                out.append(STATES[word * 32 + bit])
+    return out
+
+
+def _batch(conn: Any, calls: list[tuple[str, str, str, str, str | None, tuple[Any, ...]]],
+           timeout: float = 10.0) -> list[Any]:
+    """Send every call, then read the replies: one round trip's latency for the lot, not one each.
+    A failed call (an object gone meanwhile) gives None."""
+    import time
+
+    from jeepney import DBusAddress, HeaderFields, MessageType, new_method_call
+
+    serials = []
+    for name, path, iface, method, sig, body in calls:
+        serial = next(conn.outgoing_serial)
+        conn.send(new_method_call(DBusAddress(path, name, iface), method, sig, body), serial=serial)
+        serials.append(serial)
+    want = {serial: i for i, serial in enumerate(serials)}
+    out: list[Any] = [None] * len(calls)
+    deadline = time.monotonic() + timeout
+    while want:
+        try:
+            msg = conn.receive(timeout=max(0.01, deadline - time.monotonic()))
+        except TimeoutError:  # an app busy or hung: what it did not answer stays None
+            break
+        i = want.pop(msg.header.fields.get(HeaderFields.reply_serial, -1), None)
+        if i is not None and msg.header.message_type != MessageType.error:
+            out[i] = msg.body
+    return out
+
+
+_ACC, _COMP = "org.a11y.atspi.Accessible", "org.a11y.atspi.Component"
+
+
+def _describe(conn: Any, objects: list[tuple[str, str]], timeout: float = 10.0) -> list[tuple[str, str, list[str], tuple[int, ...],
+                                                                         list[tuple[str, str]]] | None]:
+    """(role, name, states, extents, children) of each (bus name, path), in a few round trips."""
+    calls: list[tuple[str, str, str, str, str | None, tuple[Any, ...]]] = []
+    for app, path in objects:
+        calls += [(app, path, _ACC, "GetRoleName", None, ()),
+                  (app, path, "org.freedesktop.DBus.Properties", "Get", "ss", (_ACC, "Name")),
+                  (app, path, _ACC, "GetState", None, ()),
+                  (app, path, _COMP, "GetExtents", "u", (0,)),
+                  (app, path, _ACC, "GetChildren", None, ())]
+    replies = _batch(conn, calls, timeout)
+    out = []
+    for i in range(len(objects)):
+        role, name, state, extents, children = replies[i * 5:i * 5 + 5]
+        if role is None or state is None:
+            out.append(None)
+            continue
+        out.append((role[0], name[0][1] if name else "", _states(state[0]),
+                    tuple(extents[0]) if extents else (0, 0, 0, 0), list(children[0]) if children else []))
+    return out
+
+
+def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
+              timeout: float = 10.0) -> list[Element]:
+    """The active window's shown elements (depth-first), or [] when no app exports a tree.
+
+    Walked breadth-first with each level's questions sent together; children of an
+    object not shown on screen are not visited, nor past ``max_children`` of one
+    object (a spreadsheet's table manages millions of cells). An app slower than
+    ``timeout`` per level (LibreOffice starting on a loaded box) leaves out what it
+    did not answer."""
+    with connect(bus) as conn:
+        apps = _call(conn, "org.a11y.atspi.Registry", ROOT, _ACC, "GetChildren")[0]
+        roots = [d for d in _describe(conn, [tuple(a) for a in apps], timeout) if d is not None]
+        windows = [tuple(w) for d in roots for w in d[4]]
+        described = _describe(conn, windows, timeout)
+        candidates = [(w, d) for w, d in zip(windows, described, strict=True)
+                      if d is not None and "showing" in d[2]]
+        if not candidates:
+            return []
+        active = [c for c in candidates if "active" in c[1][2]]
+        window, info = (active or candidates)[-1]
+        # Breadth-first with batched questions, then laid out depth-first.
+        nodes: dict[tuple[str, str], tuple[Any, ...]] = {window: info}
+        level = [window]
+        while level and len(nodes) < max_elements:
+            nxt = [tuple(c) for obj in level for c in nodes[obj][4][:max_children]
+                   if "showing" in nodes[obj][2] or obj == window]
+            nxt = [c for c in nxt if c not in nodes][: max_elements - len(nodes)]
+            for obj, d in zip(nxt, _describe(conn, nxt, timeout), strict=True):
+                if d is not None and "showing" in d[2]:
+                    nodes[obj] = d
+            level = [c for c in nxt if c in nodes]
+        out: list[Element] = []
+
+        def visit(obj: tuple[str, str], depth: int) -> None:
+            role, name, states, box, children = nodes[obj]
+            out.append(Element(index=len(out), depth=depth, role=role, name=name,
+                               states=[s for s in states if s in SHOWN_STATES],
+                               box=tuple(box[:4]), app=obj[0], path=obj[1]))
+            for child in children[:max_children]:
+                if tuple(child) in nodes:
+                    visit(tuple(child), depth + 1)
+
+        visit(window, 0)
+        return out
+
+
+def render(elements: list[Element], scale: float = 1.0, skip_unnamed: bool = True) -> str:
+    """Compact text, one element a line, boxes times ``scale`` (screenshot pixels).
+
+    Unnamed containers (panels, fillers) are left out but their children stay, so
+    the text holds what a model can act on."""
+    lines = []
+    for e in elements:
+        if skip_unnamed and not e.name and e.depth > 0 and not e.states:
+            continue
+        x, y, w, h = (round(v * scale) for v in e.box)
+        states = f" {','.join(e.states)}" if e.states else ""
+        lines.append(f"{'  ' * min(e.depth, 8)}[{e.index}] {e.role} {e.name!r}{states} ({x},{y} {w}x{h})")
+    return "\n".join(lines)
+
+
+def find(elements: list[Element], role: str | None = None, name: str | None = None,
+         exact: bool = False) -> list[Element]:
+    """Elements with ``role`` and a name equal to (``exact``) or containing ``name``, case-insensitively."""
+    want = (name or "").casefold()
+    return [e for e in elements if (role is None or e.role == role)
+            and (name is None or (e.name.casefold() == want if exact else want in e.name.casefold()))]
