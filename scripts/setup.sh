@@ -57,7 +57,7 @@ stamp=.venv/.deskact-installed
 if [[ ! -f $stamp ]] || ! cmp -s pyproject.toml "$stamp"; then
   echo "setup: installing deskact and its dependencies into .venv"
   quiet .venv/bin/pip install -q --upgrade pip
-  quiet .venv/bin/pip install -q -e ".[dev]"
+  quiet .venv/bin/pip install -q -e ".[dev,ray]"  # ray: --backend ray and its tests (docs/distributed.md)
   cp pyproject.toml "$stamp"
 fi
 # The notebooks (and their tests) run on the venv's own kernel, named python3.
