@@ -125,3 +125,32 @@ def test_libreoffice_writer_tree_menus_document_and_click_by_name(world_on_displ
     for element in (a11y.find(elements, "menu", "File", exact=True)[0], documents[0]):
         assert _inside(element, window)
         assert _box_shows_something(display, element), element
+
+
+def test_task_with_a11y_tree_observation_and_toolkit_click(requires_xvfb: None) -> None:
+    """End to end: observation.a11y on, a reset step starts mousepad in the world, the observation
+    carries the tree, and the gui toolkit in the agent's kernel clicks a menu by its name."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from deskact.runtime.run.task_env import TaskEnv
+    from deskact.runtime.run.worker import Worker
+    from world_probes import require_worlds, task, world_config
+
+    require_worlds()
+    cfg = world_config("forked")
+    cfg.observation.a11y = "tree+screenshot"
+    t = task("t-a11y", visual=True, reset=[("apps.launch", {"cmd": "mousepad --disable-server", "window": "Mousepad"})])
+    with Worker(cfg) as worker, TaskEnv(t, worker) as env:
+        env.reset()
+        assert env.a11y_bus is not None
+        shot = _until("the tree in the observation", lambda: (s := env.screenshot()).a11y and "menu 'File'" in s.a11y
+                      and s)
+        assert "Accessibility tree of the active window" in shot.a11y
+        r = env.execute("print(a11y.tree())\nprint(a11y.click('Edit', role='menu'))", timeout=60)
+        assert r.status == "ok", r
+        assert "menu 'Edit'" in r.stdout
+        _until("the Edit menu's items after the toolkit's click",
+               lambda: a11y.find(a11y.read_tree(env.a11y_bus.socket), "menu item", "Undo"))
+        r = env.execute("a11y.click('No such thing')", timeout=60)
+        assert r.error is not None and r.error.ename == "LookupError" and "a11y.tree()" in r.error.evalue
