@@ -99,6 +99,8 @@ def test_mousepad_tree_menus_document_and_click_by_name(world_on_display) -> Non
     _until("the Edit menu's items", lambda: a11y.find(a11y.read_tree(bus.socket), "menu item", "Undo"))
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # LibreOffice's first start and its first answers take minutes on a loaded box
 def test_libreoffice_writer_tree_menus_document_and_click_by_name(world_on_display) -> None:
     world, display, bus = world_on_display
     world.spawn(["soffice", "--norestore", "--nologo", "--writer"], user=world.agent_id,
