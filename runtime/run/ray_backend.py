@@ -78,46 +78,60 @@ def key_env(config: Config) -> dict[str, str]:
 
 
 class _Semaphore:
-    """A cluster-wide counting semaphore (an async Ray actor: waiting callers cost no thread)."""
+    """A cluster-wide counting semaphore (an async Ray actor: waiting callers cost no thread).
+
+    It knows which worker holds each slot, so the slots of a worker that died while
+    waiting on the model are given back (``forget``) instead of lost for the run."""
 
     def __init__(self, limit: int) -> None:
         import asyncio
+        from collections import Counter
 
         self._sem = asyncio.Semaphore(limit)
+        self._held: Counter[int] = Counter()
 
-    async def acquire(self) -> None:
+    async def acquire(self, holder: int) -> None:
         await self._sem.acquire()
+        self._held[holder] += 1
 
-    async def release(self) -> None:
-        self._sem.release()
+    async def release(self, holder: int) -> None:
+        if self._held[holder] > 0:
+            self._held[holder] -= 1
+            self._sem.release()
+
+    async def forget(self, holder: int) -> int:
+        given_back = self._held.pop(holder, 0)
+        for _ in range(given_back):
+            self._sem.release()
+        return given_back
 
 
 class RaySlots:
     """``model_limit.Slots`` backed by a named semaphore actor every node can look up."""
 
-    def __init__(self, handle: Any) -> None:
-        self._handle = handle
+    def __init__(self, handle: Any, holder: int) -> None:
+        self._handle, self._holder = handle, holder
 
     def acquire(self) -> None:
         import ray
 
-        ray.get(self._handle.acquire.remote())
+        ray.get(self._handle.acquire.remote(self._holder))
 
     def release(self) -> None:
         import ray
 
-        ray.get(self._handle.release.remote())
+        ray.get(self._handle.release.remote(self._holder))
 
 
 def slots_name(run_id: str, provider: str) -> str:
     return f"deskact-model-slots-{run_id}-{provider}"
 
 
-def cluster_slots(run_id: str, provider: str, limit: int) -> Slots:
-    """Looked up by each actor; the driver created the semaphore before any actor started."""
+def cluster_slots(run_id: str, holder: int, provider: str, limit: int) -> Slots:
+    """Looked up by each actor (``holder`` = its worker id); the driver made the semaphore first."""
     import ray
 
-    return RaySlots(ray.get_actor(slots_name(run_id, provider)))
+    return RaySlots(ray.get_actor(slots_name(run_id, provider)), holder)
 
 
 @dataclass
@@ -184,6 +198,7 @@ class RayRun(Run):
         """Why the earlier attempts of each rerun (task, epoch) died."""
         self._next_worker = 0
         self._steps: Any = None
+        self._semaphore: Any = None
         self._start_failures = 0
         self._started_ray = False
 
@@ -208,7 +223,9 @@ class RayRun(Run):
         remote = ray.remote(TaskActor)
         limits = self.config.models.max_concurrency
         provider = provider_of(self.options.model)
-        slots = functools.partial(cluster_slots, self.run_id) if provider in limits else local_slots
+        wid = self._next_worker
+        self._next_worker += 1
+        slots = functools.partial(cluster_slots, self.run_id, wid) if provider in limits else local_slots
         options: dict[str, Any] = {
             "num_cpus": self.config.runner.ray_worker_cpus,
             "max_concurrency": 2,  # run() and interrupt() at once
@@ -218,8 +235,6 @@ class RayRun(Run):
         }
         if display:
             options["resources"] = {DISPLAY_RESOURCE: 1}
-        wid = self._next_worker
-        self._next_worker += 1
         handle = remote.options(**options).remote(self.config, self.options.model, wid, display,
                                                   self.model_factory, slots, self._steps)
         slot = _Slot(handle=handle, display=display, worker_id=wid, ready=handle.info.remote())
@@ -240,7 +255,8 @@ class RayRun(Run):
             return [self._steps]
         actor = ray.remote(_Semaphore).options(name=slots_name(self.run_id, provider), num_cpus=0,
                                                max_concurrency=1000, scheduling_strategy=here)
-        return [self._steps, actor.remote(limit)]
+        self._semaphore = actor.remote(limit)
+        return [self._steps, self._semaphore]
 
     def _report_steps(self) -> None:
         """Step events the actors queued, to ``on_event`` (the progress view shows each worker's step)."""
@@ -421,6 +437,8 @@ class RayRun(Run):
     def _replace(self, ray: Any, dead: _Slot) -> None:
         with contextlib.suppress(Exception):  # it is dead already
             ray.kill(dead.handle, no_restart=True)
+        if self._semaphore is not None:  # model-call slots it held die with it, not with the run
+            self._semaphore.forget.remote(dead.worker_id)
         self._slots.remove(dead)
         self._new_slot(ray, dead.display)
 

@@ -40,3 +40,23 @@ def test_only_the_configured_providers_keys_travel(monkeypatch):
     monkeypatch.setenv("ANTHROPIC_API_KEY", "a-key")
     monkeypatch.setenv("SOME_OTHER_SECRET", "no")
     assert key_env(Config()) == {"ANTHROPIC_API_KEY": "a-key"}
+
+
+def test_the_slots_of_a_dead_worker_are_given_back():
+    import asyncio
+
+    from deskact.runtime.run.ray_backend import _Semaphore
+
+    async def scenario() -> list[str]:
+        sem, seen = _Semaphore(1), []
+        await sem.acquire(holder=1)  # worker 1 holds the only slot, then dies
+        waiting = asyncio.ensure_future(sem.acquire(holder=2))
+        await asyncio.sleep(0.05)
+        seen.append(f"blocked={not waiting.done()}")
+        seen.append(f"given back={await sem.forget(1)}")
+        await asyncio.wait_for(waiting, timeout=30)
+        await sem.release(holder=1)  # a late release of the dead worker frees nothing
+        seen.append(f"locked={sem._sem.locked()}")
+        return seen
+
+    assert asyncio.run(scenario()) == ["blocked=True", "given back=1", "locked=True"]
