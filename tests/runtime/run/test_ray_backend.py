@@ -226,8 +226,11 @@ def test_ctrl_c_leaves_no_process_on_any_node_and_resume_finishes(cluster, tmp_p
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     results, workers = out / "results.jsonl", out / "ray_workers.jsonl"
     deadline = time.monotonic() + 120
+    started: set[int] = set()  # everything the workers started (fork server, kernels, bwrap, shells)
     while time.monotonic() < deadline and (not results.exists() or not results.read_text().strip()):
+        started |= _descendants(workers)
         time.sleep(0.1)
+    started |= _descendants(workers)
     proc.send_signal(signal.SIGINT)
     output = proc.communicate(timeout=180)[0].decode()
     assert proc.returncode == 130, output
@@ -236,9 +239,10 @@ def test_ctrl_c_leaves_no_process_on_any_node_and_resume_finishes(cluster, tmp_p
     pids = [ActorInfo.model_validate_json(line).pid for line in workers.read_text().splitlines()]
     assert len(pids) == 2
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and _alive(pids):
+    while time.monotonic() < deadline and _alive(pids + sorted(started)):
         time.sleep(0.2)
     assert not _alive(pids), "Ray workers outlived the interrupted run"
+    assert started and not _alive(sorted(started)), "processes the workers started outlived them"
     assert not [k for pid in pids for k in kernel_processes(owner=pid)], "kernels outlived their Ray worker"
     cleaned = log.read_text().split()
     assert {r.task_id for r in first} <= {f"s-{i}" for i in cleaned}
@@ -331,6 +335,21 @@ def test_the_backend_is_chosen_by_config(tmp_path: Path):
     assert type(make_run(config, opts(tmp_path, tmp_path))) is Run
     config.runner.backend = "ray"
     assert type(make_run(config, opts(tmp_path, tmp_path))) is RayRun
+
+
+def _descendants(workers_file: Path) -> set[int]:
+    """Every process below the Ray workers listed so far (on all nodes: one machine here)."""
+    import psutil
+
+    found: set[int] = set()
+    if not workers_file.exists():
+        return found
+    for line in workers_file.read_text().splitlines():
+        try:
+            found |= {p.pid for p in psutil.Process(ActorInfo.model_validate_json(line).pid).children(recursive=True)}
+        except psutil.Error:
+            continue
+    return found
 
 
 def _alive(pids: list[int]) -> list[int]:
