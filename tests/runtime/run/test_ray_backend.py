@@ -153,11 +153,17 @@ def test_a_display_task_only_runs_on_a_node_with_the_display_resource(cluster, t
 """ for i in range(2))
     folder = write_suite(tmp_path, "suite_v", text)
     run = RayRun(Config(), opts(tmp_path, folder, workers=3))
+    started: set[int] = set()  # sampled at each step: the display workers' Xvfb and openbox among them
+    run.on_event = lambda e: started.update(_descendants(tmp_path / "out" / "ray_workers.jsonl"))
     results = run.execute()
     assert {r.task_id: r.status for r in results} == {f"{k}-{i}": "passed" for k in "vp" for i in range(2)}
     for i in range(2):
         assert run.placed[f"v-{i}"].node_id == display_node.node_id
         assert run.placed[f"v-{i}"].display
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and _alive(sorted(started)):
+        time.sleep(0.2)
+    assert started and not _alive(sorted(started)), "displays or kernels outlived their Ray worker"
 
 
 def test_a_killed_node_s_task_runs_again_and_every_task_has_one_result(cluster, tmp_path: Path):
