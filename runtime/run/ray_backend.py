@@ -44,6 +44,8 @@ from .tasks import Task
 from .trajectory import safe_name
 
 DISPLAY_RESOURCE = "deskact_display"
+DISPLAY_PROGRAMS = ("Xvfb", "openbox")
+"""What doctor's "virtual display" checks look for (a test keeps the two lists equal)."""
 ACTOR_START_TIMEOUT = 300.0
 """Seconds a task may wait for any actor that can take it (a loaded node starts one in ~5 s)."""
 STOP_TIMEOUT = 120.0
@@ -60,13 +62,10 @@ def require_ray() -> Any:
 
 def node_resources(config: Config, displays: int) -> dict[str, float]:
     """The custom resources this machine should offer a cluster: ``deskact_display`` only where
-    doctor's virtual-display checks (Xvfb, openbox) pass and the display mode is not none."""
-    from ..ui.doctor import PROGRAMS
-
+    doctor's virtual-display checks (``DISPLAY_PROGRAMS``) pass and the display mode is not none."""
     if displays < 1 or config.display.mode == "none":
         return {}
-    needed = [prog for capability, prog, _ in PROGRAMS if capability == "virtual display"]
-    if not all(shutil.which(p) for p in needed):
+    if not all(shutil.which(p) for p in DISPLAY_PROGRAMS):
         return {}
     return {DISPLAY_RESOURCE: float(displays)}
 

@@ -60,3 +60,10 @@ def test_the_slots_of_a_dead_worker_are_given_back():
         return seen
 
     assert asyncio.run(scenario()) == ["blocked=True", "given back=1", "locked=True"]
+
+
+def test_the_display_check_is_doctors():
+    from deskact.runtime.run.ray_backend import DISPLAY_PROGRAMS
+    from deskact.runtime.ui.doctor import PROGRAMS
+
+    assert DISPLAY_PROGRAMS == tuple(prog for capability, prog, _ in PROGRAMS if capability == "virtual display")
