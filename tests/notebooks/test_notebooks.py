@@ -57,7 +57,9 @@ def text_of(book: object) -> str:
 
 
 def images(book: object) -> list[bytes]:
-    return [base64.b64decode(o["data"]["image/png"]) for o in outputs(book) if "image/png" in o.get("data", {})]
+    """Every image shown, in order: plots are PNG, trajectory screenshots JPEG (observation.format)."""
+    return [base64.b64decode(data[kind]) for o in outputs(book) if (data := o.get("data", {}))
+            for kind in ("image/png", "image/jpeg") if kind in data]
 
 
 def variance(png: bytes) -> float:
