@@ -8,7 +8,9 @@ from deskact.runtime.world.kernel import KernelSession
 
 @pytest.fixture(scope="module")
 def kernel(tmp_path_factory):
-    with KernelSession(Config(), workspace=tmp_path_factory.mktemp("ws")) as session:
+    cfg = Config()
+    cfg.kernel.interrupt_grace = 5  # the default 0.5 s restarts an interrupted kernel on a loaded box
+    with KernelSession(cfg, workspace=tmp_path_factory.mktemp("ws")) as session:
         session.start()
         yield session
 
