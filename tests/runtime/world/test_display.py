@@ -207,7 +207,7 @@ def test_display_up_command_prints_display_and_stops_on_ctrl_c(requires_xvfb: No
         assert pids
     finally:
         proc.send_signal(signal.SIGINT)
-        proc.wait(10)
+        proc.wait(60)  # stopping Xvfb and openbox took over 10 s at load ~60
     assert proc.returncode == 0
     assert _wait_dead(pids) == []
 
