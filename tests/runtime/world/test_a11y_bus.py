@@ -116,13 +116,14 @@ def test_libreoffice_writer_tree_menus_document_and_click_by_name(world_on_displ
         subprocess.run(["xdotool", "mousemove", *map(str, ok.center()), "click", "1"],
                        env={"DISPLAY": display.name}, check=True)
         _until("the Writer window", lambda: writer_or_tip() and writer_or_tip()[0].role == "frame")
-    # LibreOffice answers slowly while it starts on a loaded box: give each level time.
-    documents = _until("the document", lambda: a11y.find(a11y.read_tree(bus.socket, timeout=60), "document text"),
-                       timeout=240)
     elements = a11y.read_tree(bus.socket, timeout=60)
     window = elements[0]
     assert window.role == "frame" and "Writer" in window.name
     assert {"File", "Edit", "Format"} <= {e.name for e in a11y.find(elements, "menu")}
+    # LibreOffice answers slowly while it starts on a loaded box: give each level time.
+    documents = _until("the document", lambda: a11y.find(a11y.read_tree(bus.socket, timeout=60), "document text"),
+                       timeout=240)
+    elements = a11y.read_tree(bus.socket, timeout=60)
     assert "editable" in documents[0].states
     for element in (a11y.find(elements, "menu", "File", exact=True)[0], documents[0]):
         assert _inside(element, window)
