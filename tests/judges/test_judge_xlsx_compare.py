@@ -86,3 +86,18 @@ def test_formulas_without_cached_values_are_computed(ctx: StepContext, gold: Pat
     _book(ctx.workspace / "out.xlsx", [*rows[:3], ["Total", "=SUM(B2:B2)"]])
     v = j(ctx)
     assert not v.passed and "B4 is 3.5 (gold: 5.5)" in v.feedback
+
+
+def test_text_stays_text(ctx: StepContext) -> None:
+    """A zero-padded code typed as a number, or padded differently, is a near miss, not a match."""
+    assert ctx.gold is not None
+    _book(ctx.gold / "gold.xlsx", [["Code"], ["0000123"], [7]])
+    _book(ctx.workspace / "out.xlsx", [["Code"], ["0000123"], [7.0]])
+    assert j(ctx).passed
+    _book(ctx.workspace / "out.xlsx", [["Code"], [123], [7]])
+    v = j(ctx)
+    assert not v.passed and "A2 is 123 (gold: '0000123')" in v.feedback, v.feedback
+    _book(ctx.workspace / "out.xlsx", [["Code"], ["000123"], [7]])
+    assert not j(ctx).passed
+    _book(ctx.workspace / "out.xlsx", [["Code"], ["0000123"], ["7"]])
+    assert not j(ctx).passed
