@@ -9,6 +9,12 @@ Each repetition makes a fresh world on one Xvfb display (not timed), then times:
 (c) a live judge (``browser.url``, over DevTools through the world's network namespace).
 (d) a profile judge (``browser.bookmark``: closes Chromium, reads its Bookmarks file).
 The template profile is made once per process before the first repetition (reported apart).
+
+``--compare-weight`` instead times (a) alone, alternating the deskact CPU group's weight
+between the old default (cpu.shares 1024: all worlds weigh as one host process) and
+``cgroups.weigh_parent()`` (one ordinary process per world), in the same run. Other
+processes that make worlds recount the weight too, so the weight seen after each
+``browser.open`` is checked and a repetition whose weight changed under it is dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pathlib import Path
 
 from deskact.runtime.config import Config
 from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.world import cgroups
 from deskact.runtime.world.display import Display
 from deskact.runtime.world.world import World
 from deskact.toolkits.browser import chromium
@@ -35,7 +42,26 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool) -> None:
+def _cpu_weight_file() -> Path | None:
+    kind, parents = cgroups.layout()
+    if kind == "none":
+        return None
+    return parents[2] / "cpu.shares" if kind == "v1" else parents[0] / "cpu.weight"
+
+
+def set_weight(mode: str) -> str:
+    """"default": the kernel's default weight for the deskact group; "per-world": weigh_parent()."""
+    path = _cpu_weight_file()
+    if path is None:
+        return "-"
+    if mode == "default":
+        path.write_text(str(cgroups.WEIGHT_PER_WORLD[cgroups.layout()[0]]))
+    else:
+        cgroups.weigh_parent()
+    return path.read_text().strip()
+
+
+def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool, weight: str = "") -> None:
     base = Path(tempfile.mkdtemp(prefix="deskact-bench-browser-"))
     for d in ("ws", "private", "gold"):
         (base / d).mkdir()
@@ -52,6 +78,15 @@ def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool)
             start = time.perf_counter()
             run_reset("browser.open", {"urls": ["http://127.0.0.1:8000/docs.html"]}, ctx)
             rows["reset browser.open one served page, loaded"].append(time.perf_counter() - start)
+        elif weight:
+            set_at = set_weight(weight)
+            start = time.perf_counter()
+            run_reset("browser.open", {}, ctx)
+            took = time.perf_counter() - start
+            path = _cpu_weight_file()
+            if path is None or path.read_text().strip() == set_at:
+                rows[f"reset browser.open, deskact cpu weight {weight}"].append(took)
+            return
         else:
             start = time.perf_counter()
             run_reset("browser.open", {}, ctx)
@@ -96,6 +131,8 @@ def start_to_devtools(display: str, template: bool) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--compare-weight", action="store_true",
+                        help="browser.open only, alternating the deskact CPU group's weight (old default, per world)")
     args = parser.parse_args()
     config = Config()
     config.display.width, config.display.height = 1280, 800
@@ -116,7 +153,13 @@ def main() -> None:
               f"template copy {1000 * statistics.median(copied):.0f} ms p50 "
               f"(ratio {statistics.median(fresh) / statistics.median(copied):.1f}x)")
         one(display.name, config, {k: [] for k in rows}, serve=False)  # warm-up (page cache, fonts)
-        for i in range(args.repeat):
+        if args.compare_weight:
+            rows = {f"reset browser.open, deskact cpu weight {m}": [] for m in ("default", "per-world")}
+            for i in range(args.repeat):
+                one(display.name, config, rows, serve=False, weight=("default", "per-world")[i % 2])
+            set_weight("per-world")
+            print(f"load average {os.getloadavg()[0]:.1f} at the end")
+        for i in range(0 if args.compare_weight else args.repeat):
             one(display.name, config, rows, serve=bool(i % 2))
     print("| step | n | median ms | p95 ms |\n|---|---:|---:|---:|")
     for key, values in rows.items():

@@ -126,6 +126,59 @@ def template_profile() -> Path:
     return template
 
 
+@lru_cache(maxsize=1)
+def _template_snapshot() -> tuple[list[tuple[str, int]], list[tuple[str, int, bytes | str]]]:
+    """The template profile read once into memory (~1 MB, ~130 entries): folders, then files
+    (contents, or a symlink's target as a str)."""
+    root = template_profile()
+    dirs: list[tuple[str, int]] = []
+    files: list[tuple[str, int, bytes | str]] = []
+    for here, subdirs, names in os.walk(root):
+        rel = os.path.relpath(here, root)
+        for name in subdirs:
+            path = os.path.join(here, name)
+            if os.path.islink(path):
+                files.append((os.path.join(rel, name), 0, os.readlink(path)))
+            else:
+                dirs.append((os.path.join(rel, name), os.stat(path).st_mode & 0o7777))
+        for name in names:
+            path = os.path.join(here, name)
+            if os.path.islink(path):
+                files.append((os.path.join(rel, name), 0, os.readlink(path)))
+            else:
+                files.append((os.path.join(rel, name), os.stat(path).st_mode & 0o7777, Path(path).read_bytes()))
+    return dirs, files
+
+
+def copy_template(dest: Path, owner: int | None = None) -> None:
+    """Write a copy of the template profile at ``dest`` (which must not exist), owned by ``owner``.
+
+    From memory rather than ``shutil.copytree``: no re-reading ~130 files, no copystat per file,
+    no second pass to chown (at load 30 copytree plus the chown walk took 0.2-1.6 s of a task's
+    ``browser.open``).
+    """
+    dirs, files = _template_snapshot()
+    dest.mkdir(mode=0o700, parents=True)
+    made = [dest]
+    for rel, mode in dirs:
+        (dest / rel).mkdir(mode=mode)
+        made.append(dest / rel)
+    for rel, mode, content in files:
+        path = dest / rel
+        if isinstance(content, str):
+            os.symlink(content, path)
+            if owner is not None:
+                os.lchown(path, owner, owner)
+            continue
+        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), "wb") as out:
+            if owner is not None:
+                os.fchown(out.fileno(), owner, owner)
+            out.write(content)
+    if owner is not None:
+        for path in made:
+            os.chown(path, owner, owner)
+
+
 def edit_json(path: Path, change: Any) -> None:
     """Load a profile JSON file (an empty dict if absent), let ``change(data)`` edit it, write it."""
     data = json.loads(path.read_text()) if path.exists() else {}

@@ -9,7 +9,6 @@ tests). Everything is found again from the profile folder (its
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -52,7 +51,8 @@ def ensure_profile(ctx: StepContext) -> BrowserPlace:
     if running(where) is not None:
         raise StepFailed("a browser is running with an unfinished profile")
     shutil.rmtree(where.host_profile, ignore_errors=True)  # host mode: the last task's profile
-    shutil.copytree(chromium.template_profile(), where.host_profile, symlinks=True)
+    owner = where.world.uid + where.world.agent_id if where.world is not None else None
+    chromium.copy_template(where.host_profile, owner)
     downloads = str(ctx.workspace / "Downloads")
 
     def set_downloads(prefs: dict[str, Any]) -> None:
@@ -61,12 +61,7 @@ def ensure_profile(ctx: StepContext) -> BrowserPlace:
         chromium.set_pref(prefs, "download.prompt_for_download", False)
         chromium.set_pref(prefs, "savefile.default_directory", downloads)
 
-    chromium.edit_json(where.host_profile / "Default" / "Preferences", set_downloads)
-    if where.world is not None:
-        for root, dirs, files in os.walk(where.host_profile):
-            for name in dirs + files:
-                where.world.chown_to_agent(Path(root, name))
-        where.world.chown_to_agent(where.host_profile)
+    chromium.edit_json(where.host_profile / "Default" / "Preferences", set_downloads)  # keeps its owner
     return where
 
 
