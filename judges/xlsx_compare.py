@@ -15,8 +15,8 @@ from openpyxl.utils.cell import range_boundaries
 
 from ..reset_scripts._common import gold_file
 from ..runtime.run.steps import StepContext, Verdict, judge
-from .xlsx import _formula_key, cell_equal, show_cell
 from ._libreoffice import recalculated_copy
+from .xlsx import _formula_key, cell_equal, show_cell
 
 
 def _books(path: Path, tmp: Path) -> tuple[Any, Any]:

@@ -26,11 +26,12 @@ from __future__ import annotations
 import difflib
 import importlib
 import inspect
+from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..runtime.errors import ToolkitError
 
@@ -97,7 +98,7 @@ class Toolkit:
         """Markdown docs generated from the exports' signatures and docstrings."""
         try:
             module = importlib.import_module(self.module)
-        except Exception as exc:  # noqa: BLE001 - any import failure is the toolkit's
+        except Exception as exc:  # any import failure is the toolkit's
             raise ToolkitError(f"toolkit {self.name!r}: cannot import {self.module}: {exc}") from exc
         parts = [f"### Toolkit `{self.name}`"]
         if self.summary:

@@ -8,9 +8,9 @@ process: gold files and expected values never enter the agent's kernel.
 from __future__ import annotations
 
 import shutil
-from contextlib import nullcontext
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 

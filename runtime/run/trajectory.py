@@ -10,7 +10,6 @@ from typing import Any
 from ..agent.agent import EpisodeRecord, StepRecord
 from ..execution import Image
 
-
 FIRST_OBSERVATION = "first_observation"
 """File stem of the screenshot taken before the first step."""
 

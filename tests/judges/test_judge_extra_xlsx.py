@@ -1,6 +1,5 @@
 import openpyxl
 import pytest
-
 from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
 
 

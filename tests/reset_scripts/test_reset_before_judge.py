@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import time
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 from deskact.reset_scripts._x11 import find_window, list_windows, wait_for_window

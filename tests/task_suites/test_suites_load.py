@@ -7,11 +7,9 @@ missing fixture or gold file, or a duplicated id without starting a kernel.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
 
 MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10, "os_admin": 15, "browser": 20,

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.run.tasks import SUITES_DIR
 from deskact.runtime.run.validate import validate

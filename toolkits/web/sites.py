@@ -8,6 +8,8 @@ Chromium and code in the world open ``http://shop.test/`` like any site.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 SITES: dict[str, tuple[str, str]] = {
     "shop": ("shop.test", "127.0.0.2"),
     "wiki": ("wiki.test", "127.0.0.3"),
@@ -29,7 +31,7 @@ class Sites:
             raise KeyError(f"no site {name!r}; sites: {', '.join(SITES)}")
         return f"http://{SITES[name][0]}/"
 
-    def __iter__(self):  # noqa: ANN204 - kernel-side, kept minimal
+    def __iter__(self) -> Iterator[str]:
         return iter(SITES)
 
     def __repr__(self) -> str:

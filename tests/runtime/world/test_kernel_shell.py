@@ -1,7 +1,6 @@
 """`!cmd` in the kernel: IPython semantics, bash, background jobs, interrupts."""
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.world.kernel import KernelSession
 

@@ -7,7 +7,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from deskact.toolkits.browser import chromium
 
 pytestmark = pytest.mark.skipif(shutil.which("chromium") is None and not os.path.exists("/usr/lib/chromium/chromium"),
