@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 
 import pytest
-
 from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
 
 OPTION_KEYS = {"a", "x", "c", "m", "w"}
