@@ -38,8 +38,8 @@ from ..errors import DeskactError
 from .events import RunEvent
 from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
-from .results import ResultsWriter, TaskResult
-from .runner import Run, RunOptions, _install_sigterm, invalid_result
+from .results import TaskResult
+from .runner import Run, RunOptions, _install_sigterm
 from .tasks import Task
 from .trajectory import safe_name
 
@@ -274,26 +274,8 @@ class RayRun(Run):
     # -- the run ---------------------------------------------------------------
 
     def execute(self) -> list[TaskResult]:
-        self.prepare()
-        opts, done = self.options, self.attempts
-        skip = {key for key, r in done.items() if r.status in ("passed", "failed")}
-        epochs = range(1, opts.epochs + 1)
-        # Epoch-major as in the thread backend: every task's first epoch before any second one.
-        todo = [_Job(t, e) for e in epochs for t in self.tasks if (t.id, e) not in skip]
-        writer = ResultsWriter(opts.out / "results.jsonl")
-        results: list[TaskResult] = [done[(t.id, e)] for e in epochs for t in self.tasks if (t.id, e) in skip]
-
-        def record(res: TaskResult, worker: str = "") -> None:
-            writer.write(res)
-            results.append(res)
-            self.on_result(res)
-            self.on_event(RunEvent("result", worker=worker, task_id=res.task_id, epoch=res.epoch, result=res))
-
-        self.on_start(len(todo) + len(self.invalid))
-        self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results),
-                               epoch=opts.epochs))
-        for bad in self.invalid:
-            record(invalid_result(bad, opts.model))
+        attempts, results, writer, record = self.begin()  # epoch-major, as in the thread backend
+        todo = [_Job(t, e) for t, e in attempts]
         previous = _install_sigterm()
         ray = None
         helpers: list[Any] = []

@@ -220,18 +220,20 @@ class Run:
         make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
         self.prepared = True
 
-    def execute(self) -> list[TaskResult]:
+    def begin(self) -> tuple[list[tuple[Task, int]], list[TaskResult], ResultsWriter,
+                             Callable[[TaskResult, str], None]]:
+        """What every backend does first: the (task, epoch) attempts still to run, the results kept
+        from an earlier run, the open results file, and ``record(result, worker)`` that writes a
+        result and reports it; the start events are sent and invalid tasks recorded."""
         self.prepare()
         opts, tasks, done = self.options, self.tasks, self.attempts
-        results_path = opts.out / "results.jsonl"
         skip = {key for key, r in done.items() if r.status in ("passed", "failed")}
+        epochs = range(1, opts.epochs + 1)
         # Epoch-major: every task's first epoch comes before any task's second.
-        todo = [(t, e) for e in range(1, opts.epochs + 1) for t in tasks if (t.id, e) not in skip]
-
-        writer = ResultsWriter(results_path)
+        todo = [(t, e) for e in epochs for t in tasks if (t.id, e) not in skip]
+        writer = ResultsWriter(opts.out / "results.jsonl")
         lock = threading.Lock()
-        results: list[TaskResult] = [done[(t.id, e)] for e in range(1, opts.epochs + 1) for t in tasks
-                                     if (t.id, e) in skip]
+        results: list[TaskResult] = [done[(t.id, e)] for e in epochs for t in tasks if (t.id, e) in skip]
 
         def record(res: TaskResult, worker: str = "") -> None:
             with lock:
@@ -245,7 +247,11 @@ class Run:
                                epoch=opts.epochs))
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
+        return todo, results, writer, record
 
+    def execute(self) -> list[TaskResult]:
+        opts = self.options
+        todo, results, writer, record = self.begin()
         work: queue.Queue[tuple[Task, int]] = queue.Queue()
         for t in todo:
             work.put(t)
