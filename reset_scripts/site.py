@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..runtime.run.steps import StepContext, StepFailed, reset_step
-from ..toolkits.web import forwarder
+from ..runtime.world import socket_relay
 from ..toolkits.web.sites import PORT, SITES
 
 App = Literal["shop", "wiki", "crm"]
-_FORWARDER = Path(forwarder.__file__)
+_FORWARDER = Path(socket_relay.__file__)
 _READY_TIMEOUT = 20.0  # s; the forwarder is a bare Python start, ~50 ms when the machine is idle
 
 

@@ -24,6 +24,8 @@ import socket
 import threading
 from typing import Any
 
+from .socket_relay import serve
+
 EXIT_NAME = "DeskactExit"
 CAPTURE_VAR = "DESKACT_CAPTURE_LIMIT"
 
@@ -57,37 +59,6 @@ def _on_exit(shell: Any, etype: type, value: BaseException, tb: Any, tb_offset: 
     return None
 
 
-def _pump(src: socket.socket, dst: socket.socket) -> None:
-    try:
-        while data := src.recv(65536):
-            dst.sendall(data)
-    except OSError:
-        pass
-    finally:
-        for s in (src, dst):
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-
-def _serve(listener: socket.socket, path: str) -> None:
-    while True:
-        try:
-            client, _ = listener.accept()
-        except OSError:
-            return
-        upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            upstream.connect(path)
-        except OSError:
-            client.close()
-            upstream.close()
-            continue
-        for a, b in ((client, upstream), (upstream, client)):
-            threading.Thread(target=_pump, args=(a, b), daemon=True, name="deskact-fwd").start()
-
-
 def forward(name: str, path: str) -> int:
     """Relay 127.0.0.1:PORT to the Unix socket ``path``; sets ``os.environ[name]`` to the URL."""
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -95,7 +66,7 @@ def forward(name: str, path: str) -> int:
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
     port = listener.getsockname()[1]
-    threading.Thread(target=_serve, args=(listener, path), daemon=True, name=f"deskact-fwd-{name}").start()
+    threading.Thread(target=serve, args=(listener, path), daemon=True, name=f"deskact-fwd-{name}").start()
     os.environ[name] = f"http://127.0.0.1:{port}"
     return port
 

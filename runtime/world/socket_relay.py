@@ -1,11 +1,11 @@
-"""Runs inside a task's world (stdlib only, started by ``site.serve``): relays each site's
-loopback address, e.g. 127.0.0.2:80 for shop.test, to that site's Unix socket.
+"""Relays TCP connections on a world's own loopback to host Unix sockets (stdlib only).
 
-The world's network namespace has only its own loopback, so Chromium (or the
-agent's code) there reaches the apps through these listeners; the sockets
-themselves are bound into the world by the kernel session like the Google
-emulator's. Usage: python forwarder.py ADDR:PORT=SOCKET [...]; prints "ready"
-once every listener is bound.
+A task's world has its own network namespace, so host services (the Google
+emulator, the offline web apps) listen on Unix sockets bound into the world and
+a relay inside it accepts on 127.0.0.x and copies bytes both ways. Used two ways:
+imported by ``kernel_boot`` in the kernel, and run as a script in the world by
+``site.serve`` (``python -I -S -c <this file> ADDR:PORT=SOCKET ...``; prints
+"ready" once every listener is bound), so it must import nothing but the stdlib.
 """
 
 import socket
@@ -14,11 +14,9 @@ import threading
 
 
 def pump(src: socket.socket, dst: socket.socket) -> None:
+    """Copy ``src`` to ``dst`` until either side closes, then shut both down."""
     try:
-        while True:
-            data = src.recv(65536)
-            if not data:
-                break
+        while data := src.recv(65536):
             dst.sendall(data)
     except OSError:
         pass
@@ -30,9 +28,13 @@ def pump(src: socket.socket, dst: socket.socket) -> None:
                 pass
 
 
-def serve(listener: socket.socket, path: str) -> None:
+def serve(listener: socket.socket, path: str, name: str = "deskact-fwd") -> None:
+    """Accept on ``listener`` until it is closed; each client is relayed to the Unix socket ``path``."""
     while True:
-        client, _ = listener.accept()
+        try:
+            client, _ = listener.accept()
+        except OSError:
+            return
         upstream = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             upstream.connect(path)
@@ -41,10 +43,11 @@ def serve(listener: socket.socket, path: str) -> None:
             upstream.close()
             continue
         for a, b in ((client, upstream), (upstream, client)):
-            threading.Thread(target=pump, args=(a, b), daemon=True).start()
+            threading.Thread(target=pump, args=(a, b), daemon=True, name=name).start()
 
 
 def main(specs: list[str]) -> None:
+    """Listen on every ``ADDR:PORT=SOCKET`` of ``specs``, print "ready", relay until killed."""
     threads = []
     for spec in specs:
         address, path = spec.split("=", 1)
