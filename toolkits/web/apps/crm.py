@@ -8,6 +8,8 @@ Validation errors re-render the form with the typed values and a 400.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from flask import Flask, abort, flash, redirect, render_template, request, url_for
 
 from .common import SiteApp, db, form_int, now
@@ -27,7 +29,7 @@ def settings() -> dict[str, str]:
     return {r["key"]: r["value"] for r in db().execute("SELECT key, value FROM settings")}
 
 
-def _customer_errors(form) -> list[str]:
+def _customer_errors(form: Mapping[str, str]) -> list[str]:
     errors = [f"{label} is required." for field, label in (("name", "Name"), ("email", "Email"))
               if not form.get(field, "").strip()]
     if form.get("email") and "@" not in form["email"]:
@@ -37,7 +39,7 @@ def _customer_errors(form) -> list[str]:
     return errors
 
 
-def _customer_values(form) -> tuple:
+def _customer_values(form: Mapping[str, str]) -> tuple[str, str, str, str, str, str, int, str]:
     return (form["name"].strip(), form["email"].strip().lower(), form.get("company", "").strip(),
             form.get("city", "").strip(), form["status"], form["tier"], 1 if form.get("newsletter") else 0,
             form.get("notes", "").replace("\r\n", "\n").strip())
