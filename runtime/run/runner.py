@@ -291,9 +291,12 @@ class Run:
                 for th in threads:
                     th.join(timeout=0.2)
         except KeyboardInterrupt:
-            self.interrupt()
-            for th in threads:
-                th.join()
+            # A kernel drops an interrupt that arrives while it is idle (e.g. just before a step's code
+            # is sent, likelier on a loaded box), so it is repeated until every worker has ended.
+            while any(th.is_alive() for th in threads):
+                self.interrupt()
+                for th in threads:
+                    th.join(timeout=0.5)
             raise
         finally:
             if previous is not None:
