@@ -43,24 +43,6 @@ tasks:
 """
 
 
-def connected(driver: Any) -> bool:
-    return bool(driver.execute_script("return document.documentElement.classList.contains('noVNC_connected')"))
-
-
-def canvas_colours(driver: Any) -> list[list[int]]:
-    """Distinct colours noVNC has drawn on its canvas, sampled on an 8-pixel grid."""
-    return driver.execute_script("""
-        const c = document.querySelector('#noVNC_container canvas');
-        if (!c || !c.width || !c.height) return [];
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        const seen = new Set();
-        for (let y = 0; y < c.height; y += 8) for (let x = 0; x < c.width; x += 8) {
-            const i = 4 * (y * c.width + x); seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
-        }
-        return Array.from(seen).map(s => s.split(',').map(Number));
-    """)
-
-
 def _until_css(driver: Any, css: str) -> None:
     from selenium.webdriver.common.by import By
 
@@ -76,7 +58,7 @@ def _lines(stream: Any, out: queue.Queue[str]) -> None:
     out.put("")
 
 
-def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Path, chromium: Any) -> None:
+def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Path, chromium: Any, novnc: Any) -> None:
     for tool in ("Xvfb", "xterm", "x11vnc", "websockify"):
         if shutil.which(tool) is None:
             pytest.skip(f"needs {tool} (scripts/setup.sh installs it)")
@@ -105,7 +87,7 @@ def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Pat
 
         chromium.get(url)
         deadline = time.monotonic() + WAIT_S
-        while not connected(chromium) or not any(r > 200 and g < 60 and b < 60 for r, g, b in canvas_colours(chromium)):
+        while not novnc.connected() or not any(r > 200 and g < 60 and b < 60 for r, g, b in novnc.colours()):
             assert time.monotonic() < deadline, "noVNC never showed the red terminal: " + "".join(seen)
             time.sleep(0.3)
 

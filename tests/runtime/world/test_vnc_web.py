@@ -27,25 +27,7 @@ def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
     raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
 
 
-def canvas_colours(driver: Any) -> list[list[int]]:
-    """Distinct pixel colours noVNC has drawn on its canvas (sampled on a grid)."""
-    return driver.execute_script("""
-        const c = document.querySelector('#noVNC_container canvas');
-        if (!c || !c.width || !c.height) return [];
-        const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        const seen = new Set();
-        for (let y = 0; y < c.height; y += 8) for (let x = 0; x < c.width; x += 8) {
-            const i = 4 * (y * c.width + x); seen.add(d[i] + ',' + d[i + 1] + ',' + d[i + 2]);
-        }
-        return Array.from(seen).map(s => s.split(',').map(Number));
-    """)
-
-
-def connected(driver: Any) -> bool:
-    return bool(driver.execute_script("return document.documentElement.classList.contains('noVNC_connected')"))
-
-
-def test_novnc_page_shows_the_display(requires_xvfb: None, chromium: Any) -> None:
+def test_novnc_page_shows_the_display(requires_xvfb: None, chromium: Any, novnc: Any) -> None:
     if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
         pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
     with Display(width=640, height=480, vnc_web=True) as display:
@@ -56,9 +38,9 @@ def test_novnc_page_shows_the_display(requires_xvfb: None, chromium: Any) -> Non
                                  env={**display.env(), "PATH": "/usr/bin:/bin"})
         try:
             chromium.get(display.web_url)
-            _until("noVNC connected", lambda: connected(chromium))
+            _until("noVNC connected", novnc.connected)
             _until("the red window on the canvas",
-                   lambda: any(r > 200 and g < 60 and b < 60 for r, g, b in canvas_colours(chromium)))
+                   lambda: any(r > 200 and g < 60 and b < 60 for r, g, b in novnc.colours()))
         finally:
             xterm.kill()
             xterm.wait()
