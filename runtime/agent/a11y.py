@@ -186,13 +186,15 @@ def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
         window, info = (active or candidates)[-1]
         # Breadth-first with batched questions, then laid out depth-first.
         nodes: dict[tuple[str, str], tuple[Any, ...]] = {window: info}
-        level = [window]
-        while level and len(nodes) < max_elements:
-            nxt = [tuple(c) for obj in level for c in nodes[obj][4][:max_children]
-                   if "showing" in nodes[obj][2] or obj == window]
-            nxt = [c for c in nxt if c not in nodes][: max_elements - len(nodes)]
+        level, asked = [window], 1
+        # The budget counts objects asked about, not only those shown: hidden ones (a sidebar's
+        # closed decks) must not use up the places of shown ones further down (the document).
+        while level and len(nodes) < max_elements and asked < 10 * max_elements:
+            nxt = [tuple(c) for obj in level for c in nodes[obj][4][:max_children]]
+            nxt = [c for c in nxt if c not in nodes][: 10 * max_elements - asked]
+            asked += len(nxt)
             for obj, d in zip(nxt, _describe(conn, nxt, timeout), strict=True):
-                if d is not None and "showing" in d[2]:
+                if d is not None and "showing" in d[2] and len(nodes) < max_elements:
                     nodes[obj] = d
             level = [c for c in nxt if c in nodes]
         out: list[Element] = []
