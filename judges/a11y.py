@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..reset_scripts._common import clip
 from ..runtime.agent import a11y
 from ..runtime.run.steps import StepContext, Verdict, judge
-from ..runtime.world.a11y_bus import BUS_SOCKET
+from ..runtime.world.a11y_bus import BUS_SOCKET, world_uids
 
 
 @judge("a11y.element")
@@ -26,7 +26,7 @@ def a11y_element(ctx: StepContext, name: str, role: str | None = None, exact: bo
     if not socket.exists():
         return Verdict(passed=False, error=True,
                        feedback="the task has no accessibility bus (it needs a display and a world)")
-    elements = a11y.read_tree(socket)
+    elements = a11y.read_tree(socket, peer_uids=world_uids(ctx.world))
     found = [e for e in a11y.find(elements, role, name, exact) if set(states or []) <= set(e.states)]
     what = f"{role or 'element'} {name!r}" + (f" ({', '.join(states)})" if states else "")
     window = f"in {elements[0].name!r}" if elements else "(no window exports a tree)"

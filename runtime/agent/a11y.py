@@ -17,6 +17,7 @@ the kernel (``a11y.tree()``, ``a11y.click(role, name)``) and the
 from __future__ import annotations
 
 import socket
+import struct
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,14 +68,17 @@ def _auth_anonymous(sock: socket.socket) -> None:
 
 
 @contextmanager
-def connect(path: str | Path, timeout: float = 5.0) -> Iterator[Any]:
-    """A D-Bus connection to the bus socket at ``path``."""
+def connect(path: str | Path, timeout: float = 5.0, peer_uids: range | None = None) -> Iterator[Any]:
+    """A D-Bus connection to the bus socket at ``path``; with ``peer_uids``, only if the process
+    that serves it runs as one of those host uids (a world's)."""
     from jeepney.io.blocking import DBusConnection
 
     sock = socket.socket(socket.AF_UNIX)
     sock.settimeout(timeout)
     try:
         sock.connect(str(path))
+        if peer_uids is not None:
+            _check_peer(sock, path, peer_uids)
         _auth_anonymous(sock)
         sock.settimeout(None)
         conn = DBusConnection(sock)
@@ -85,6 +89,18 @@ def connect(path: str | Path, timeout: float = 5.0) -> Iterator[Any]:
         yield conn
     finally:
         conn.close()
+
+
+def _check_peer(sock: socket.socket, path: str | Path, uids: range) -> None:
+    """The host reaches a world's bus by a path inside the world, which the world's root can swap
+    for a symlink to a host socket right before the connect; so the peer (SO_PEERCRED, in host
+    uids) must be a process of the world, or nothing is sent to it."""
+    fmt = "3i"  # struct ucred: pid, uid, gid
+    _pid, uid, _gid = struct.unpack(fmt, sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED,
+                                                         struct.calcsize(fmt)))
+    if uid not in uids:
+        raise PermissionError(f"{path}: served by host uid {uid}, not by a process of the task's world "
+                              f"(uids {uids.start}-{uids.stop - 1}); not reading it")
 
 
 def _call(conn: Any, name: str, path: str, iface: str, method: str, sig: str | None = None,
@@ -165,7 +181,7 @@ def _describe(conn: Any, objects: list[tuple[str, str]], timeout: float = 10.0) 
 
 
 def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
-              timeout: float = 10.0) -> list[Element]:
+              timeout: float = 10.0, peer_uids: range | None = None) -> list[Element]:
     """The active window's shown elements (depth-first), or [] when no app exports a tree.
 
     Walked breadth-first with each level's questions sent together; children of an
@@ -173,7 +189,7 @@ def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
     object (a spreadsheet's table manages millions of cells). An app slower than
     ``timeout`` per level (LibreOffice starting on a loaded box) leaves out what it
     did not answer."""
-    with connect(bus) as conn:
+    with connect(bus, peer_uids=peer_uids) as conn:
         apps = _call(conn, "org.a11y.atspi.Registry", ROOT, _ACC, "GetChildren")[0]
         roots = [d for d in _describe(conn, [tuple(a) for a in apps], timeout) if d is not None]
         windows = [tuple(w) for d in roots for w in d[4]]

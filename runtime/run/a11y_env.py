@@ -25,7 +25,7 @@ def a11y_text(bus: Any, scale: float) -> str:
     from ..agent import a11y
 
     try:
-        elements = a11y.read_tree(bus.socket)
+        elements = a11y.read_tree(bus.socket, peer_uids=bus.peer_uids)
     except Exception as exc:  # noqa: BLE001 - an app that hangs must not end the episode
         return f"[The accessibility tree could not be read: {type(exc).__name__}: {exc}]"
     if not elements:

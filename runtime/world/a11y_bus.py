@@ -48,6 +48,8 @@ class A11yBus:
     display: str
     socket: Path
     """The bus socket as the host reaches it (inside the world's root)."""
+    peer_uids: range
+    """The world's host uids: the host reads the bus only if one of them serves it (a11y._check_peer)."""
     procs: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     def stop(self) -> None:
@@ -67,7 +69,7 @@ def start(world: Any, display: str, timeout: float = 20.0) -> A11yBus:
     for path in (folder, folder / "bus.conf"):
         world.chown_to_agent(path)
     agent = world.agent_id
-    bus = A11yBus(display, world.host_path(BUS_SOCKET))
+    bus = A11yBus(display, world.host_path(BUS_SOCKET), world_uids(world))
     bus.procs.append(world.spawn(["dbus-daemon", f"--config-file={BUS_DIR}/bus.conf", "--nofork"], user=agent,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     deadline = time.monotonic() + timeout
@@ -81,7 +83,7 @@ def start(world: Any, display: str, timeout: float = 20.0) -> A11yBus:
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     from ..agent.a11y import connect, has_owner
 
-    with connect(bus.socket) as conn:
+    with connect(bus.socket, peer_uids=bus.peer_uids) as conn:
         while not has_owner(conn, REGISTRY):
             if time.monotonic() > deadline or bus.procs[1].poll() is not None:
                 bus.stop()
@@ -89,6 +91,13 @@ def start(world: Any, display: str, timeout: float = 20.0) -> A11yBus:
             time.sleep(0.05)
     _set_root_property(display, BUS_ADDRESS)
     return bus
+
+
+def world_uids(world: Any) -> range:
+    """The host uids of ``world``'s processes (its user namespace maps ID_COUNT ids from ``world.uid``)."""
+    from .world import ID_COUNT
+
+    return range(world.uid, world.uid + ID_COUNT)
 
 
 def _set_root_property(display: str, value: str | None) -> None:
