@@ -113,7 +113,8 @@ def test_bullets_and_errors(emu: Any) -> None:
         assert err.value.resp.status == 400, req
         assert "Invalid requests[0]." in str(err.value)
     with pytest.raises(HttpError) as err:
-        docs.documents().batchUpdate(documentId=did, body={"requests": [{"insertTable": {"rows": 1, "columns": 1}}]}).execute()
+        docs.documents().batchUpdate(documentId=did, body={"requests": [{"insertInlineImage": {
+            "uri": "https://example.com/a.png", "location": {"index": 1}}}]}).execute()
     assert err.value.resp.status == 501
     with pytest.raises(HttpError) as err:
         docs.documents().get(documentId="nope").execute()

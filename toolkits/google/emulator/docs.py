@@ -109,11 +109,23 @@ def _export_text(store: Store, file_id: str) -> bytes:
     return b"\xef\xbb\xbf" + document_text(store, file_id).encode("utf-8")
 
 
+def _flat_paragraphs(content: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Paragraphs in reading order; a table's cell paragraphs come row by row."""
+    out = []
+    for el in content:
+        if "paragraph" in el:
+            out.append(el["paragraph"])
+        for row in el.get("table", {}).get("tableRows", []):
+            for cell in row["tableCells"]:
+                out.extend(_flat_paragraphs(cell["content"]))
+    return out
+
+
 def _paragraphs(store: Store, file_id: str) -> list[tuple[str, dict[str, Any], list[tuple[str, dict[str, Any]]]]]:
+    # The exports write a table's cells as paragraphs of their own (no table markup).
     flat = Flat.load(load(store, file_id)["body"])
     out = []
-    for el in flat.to_content()[1:]:
-        para = el["paragraph"]
+    for para in _flat_paragraphs(flat.to_content()[1:]):
         runs = [(e["textRun"]["content"].rstrip("\n"), e["textRun"]["textStyle"]) for e in para["elements"]]
         out.append(("".join(r for r, _ in runs), para["paragraphStyle"], runs))
     return out
@@ -261,6 +273,19 @@ def _apply_request(doc: dict[str, Any], flat: Flat, kind: str, body: dict[str, A
             raise DocsError("Either location or endOfSegmentLocation must be set.")
         flat.insert_text(index, str(text))
         return {}
+    if kind == "insertTable":
+        return _insert_table(flat, body)
+    if kind in ("insertTableRow", "deleteTableRow"):
+        loc = body.get("tableCellLocation") or {}
+        start = loc.get("tableStartLocation") or {}
+        _location(start)
+        if "index" not in start:
+            raise DocsError("tableCellLocation.tableStartLocation.index is required.")
+        if kind == "insertTableRow":
+            flat.insert_table_row(int(start["index"]), int(loc.get("rowIndex", 0)), bool(body.get("insertBelow")))
+        else:
+            flat.delete_table_row(int(start["index"]), int(loc.get("rowIndex", 0)))
+        return {}
     if kind == "deleteContentRange":
         flat.delete_range(*_range(body))
         return {}
@@ -301,6 +326,22 @@ def _apply_request(doc: dict[str, Any], flat: Flat, kind: str, body: dict[str, A
             flat.bullets[k] = None
         return {}
     raise ApiError(501, f"Docs batchUpdate request '{kind}' is not emulated by deskact", "notImplemented")
+
+
+def _insert_table(flat: Flat, body: dict[str, Any]) -> dict[str, Any]:
+    for key in ("rows", "columns"):
+        if not isinstance(body.get(key), int) or isinstance(body.get(key), bool):
+            raise DocsError(f"{key} is required and must be a whole number, not {body.get(key)!r}.")
+    if "location" in body:
+        _location(body["location"])
+        index = int(body["location"].get("index", 0))
+    elif "endOfSegmentLocation" in body:
+        _location(body["endOfSegmentLocation"])
+        index = flat.end_index - 1
+    else:
+        raise DocsError("Either location or endOfSegmentLocation must be set.")
+    flat.insert_table(index, body["rows"], body["columns"])
+    return {}
 
 
 @handler("docs.documents.batchUpdate")
