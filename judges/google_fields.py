@@ -1,5 +1,5 @@
 """Google judges for the fields the first set cannot see: event reminders, exact attendees and
-recurrence; a mail's cc, bcc and attachments; Docs links and outline; Sheets formats; Drive sharing.
+recurrence; a mail's cc, bcc and attachments; Docs links, outline and tables; Sheets formats; Drive sharing.
 
 Like judges/google.py they read the account through the host-side API clients, so they judge
 the emulator and a real account alike, and the feedback shows what was found.
@@ -170,6 +170,60 @@ def doc_outline(ctx: StepContext, title: str, headings: list[str]) -> Verdict:
     if have == want:
         return Verdict.ok(f"document {title!r} has the headings {want}")
     return Verdict.fail(f"document {title!r} has the headings {clip(have, 300)}, not {clip(want, 300)}")
+
+
+def _cell_text(cell: dict) -> str:
+    text = "".join(r.get("textRun", {}).get("content", "") for el in cell.get("content", [])
+                   for r in el.get("paragraph", {}).get("elements", []))
+    return " ".join(text.split())
+
+
+def _diff_row(have: list[str], want: list[str], where: str) -> str | None:
+    """Where ``have`` first differs from ``want`` (None when equal)."""
+    for col, (h, w) in enumerate(zip(have, want), 1):
+        if h != " ".join(w.split()):
+            return f"{where}, column {col} is {h!r}, want {w!r}"
+    return None if len(have) == len(want) else f"{where} has {len(have)} cells, want {len(want)}"
+
+
+@judge("google.doc_table")
+def doc_table(ctx: StepContext, title: str, rows: list[list[str]], index: int = 1, header: list[str] | None = None,
+              contains: bool = False, row_count: int | None = None, column_count: int | None = None) -> Verdict:
+    """The ``index``-th table (from 1) of the Google Doc ``title``, or the first whose first row is
+    ``header``, has exactly the ``rows`` of cell texts (whitespace collapsed); ``contains: true``:
+    each of ``rows`` is one of its rows, in any order. ``row_count``/``column_count`` check its size."""
+    doc = _doc(ctx, title)
+    if isinstance(doc, Verdict):
+        return doc
+    tables = [[[_cell_text(c) for c in r.get("tableCells", [])] for r in el["table"].get("tableRows", [])]
+              for el in doc.get("body", {}).get("content", []) if "table" in el]
+    if header is not None:
+        picked = [t for t in tables if t and _diff_row(t[0], header, "") is None]
+        if not picked:
+            return Verdict.fail(f"no table in {title!r} has the header {header}; first rows: {[t[:1] for t in tables]}")
+        table, name = picked[0], f"the table headed {header}"
+    elif not 1 <= index <= len(tables):
+        return Verdict.fail(f"document {title!r} has {len(tables)} table(s), not a table number {index}")
+    else:
+        table, name = tables[index - 1], f"table {index} of {title!r}"
+    columns = max((len(r) for r in table), default=0)
+    if row_count is not None and len(table) != row_count or column_count is not None and columns != column_count:
+        return Verdict.fail(f"{name} is {len(table)}x{columns}, want {row_count or len(table)}x{column_count or columns}")
+    if contains:
+        for want in rows:
+            if all(_diff_row(have, want, "") for have in table):
+                near = max(table, key=lambda h: sum(a == " ".join(b.split()) for a, b in zip(h, want)))
+                return Verdict.fail(f"{name} has no row {want}; nearest: "
+                                    f"{_diff_row(near, want, f'row {table.index(near) + 1}')}")
+        return Verdict.ok(f"{name} has the rows {clip(rows, 200)}")
+    for r, want in enumerate(rows):
+        if r >= len(table):
+            return Verdict.fail(f"{name} has {len(table)} rows, want {len(rows)}: row {r + 1} {want} is missing")
+        if (diff := _diff_row(table[r], want, f"row {r + 1}")) is not None:
+            return Verdict.fail(f"in {name}, {diff}")
+    if len(table) != len(rows):
+        return Verdict.fail(f"{name} has {len(table)} rows, want {len(rows)}; row {len(rows) + 1} is {table[len(rows)]}")
+    return Verdict.ok(f"{name} is exactly {clip(rows, 200)}")
 
 
 # --- Sheets and Drive ----------------------------------------------------------------------
