@@ -200,7 +200,7 @@ def doc_table(ctx: StepContext, title: str, rows: list[list[str]], index: int = 
     if header is not None:
         picked = [t for t in tables if t and _diff_row(t[0], header, "") is None]
         if not picked:
-            return Verdict.fail(f"no table in {title!r} has the header {header}; first rows: {[t[:1] for t in tables]}")
+            return Verdict.fail(f"no table in {title!r} has the header {header}; first rows: {[t[0] for t in tables if t]}")
         table, name = picked[0], f"the table headed {header}"
     elif not 1 <= index <= len(tables):
         return Verdict.fail(f"document {title!r} has {len(tables)} table(s), not a table number {index}")
