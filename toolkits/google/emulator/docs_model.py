@@ -298,8 +298,8 @@ class Flat:
     def replace_all(self, needle: str, replacement: str, match_case: bool) -> int:
         if not needle:
             raise DocsError("containsText.text must not be empty.")
-        if MARKERS.intersection(replacement):
-            raise DocsError("replaceText must not contain the Private Use characters U+E000..U+E003.")
+        if MARKERS.intersection(needle + replacement):
+            raise DocsError("containsText.text and replaceText must not contain the Private Use characters U+E000..U+E003.")
         text = "".join(self.chars)
         rx = re.compile(re.escape(needle), 0 if match_case else re.IGNORECASE)
         hits = [m for m in rx.finditer(text) if "\n" not in m.group(0)]
