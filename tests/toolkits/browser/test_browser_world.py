@@ -196,3 +196,29 @@ def test_step_records_hold_the_active_url(worker: Worker) -> None:
         out = run(env, "browser.reload(); browser.press('End'); print(browser.url)")
         assert out.strip() == f"{SITE}/pricing.html"
 
+
+
+def test_close_step_closes_the_browser_as_a_person_would(worker: Worker) -> None:
+    """browser.close (a cleanup, or a step before profile judges): Chromium exits and writes its
+    profile (a bookmark the agent added is on disk); a second close finds none running and is fine."""
+    import json
+
+    from deskact.runtime.run.steps import run_reset
+    from deskact.toolkits.browser import session
+
+    task = browser_task("t-browser-close", ("browser.open", {"urls": [f"{SITE}/team.html"]}))
+    with TaskEnv(task, worker) as env:
+        env.reset()
+        run(env, "browser.open('chrome://bookmarks')\n"
+                 "browser.evaluate(\"new Promise(r => chrome.bookmarks.create({parentId: '1', title: 'Team',"
+                 f" url: '{SITE}/team.html'}}, r))\")")
+        ctx = env.context()
+        where = session.place(ctx)
+        assert session.running(where) is not None
+        run_reset("browser.close", {}, ctx)
+        assert session.running(where) is None
+        assert not [p for p in ctx.world.processes() if "--user-data-dir=" in p.cmdline]
+        bookmarks = json.loads((where.host_profile / "Default" / "Bookmarks").read_text())
+        bar = bookmarks["roots"]["bookmark_bar"]["children"]
+        assert [b["url"] for b in bar] == [f"{SITE}/team.html"]
+        run_reset("browser.close", {}, ctx)  # none running: nothing to do, no error
