@@ -258,20 +258,24 @@ def _range(body: dict[str, Any]) -> tuple[int, int]:
     return int(rng["startIndex"]), int(rng["endIndex"])
 
 
+def _insert_index(flat: Flat, body: dict[str, Any]) -> int:
+    """Where an insert request (insertText, insertTable) puts its content: ``location`` or the
+    segment's end (before the body's final newline)."""
+    if "location" in body:
+        _location(body["location"])
+        return int(body["location"].get("index", 0))
+    if "endOfSegmentLocation" in body:
+        _location(body["endOfSegmentLocation"])
+        return flat.end_index - 1
+    raise DocsError("Either location or endOfSegmentLocation must be set.")
+
+
 def _apply_request(doc: dict[str, Any], flat: Flat, kind: str, body: dict[str, Any]) -> dict[str, Any]:
     if kind == "insertText":
         text = body.get("text")
         if text is None:
             raise DocsError("text is required.")
-        if "location" in body:
-            _location(body["location"])
-            index = int(body["location"].get("index", 0))
-        elif "endOfSegmentLocation" in body:
-            _location(body["endOfSegmentLocation"])
-            index = flat.end_index - 1
-        else:
-            raise DocsError("Either location or endOfSegmentLocation must be set.")
-        flat.insert_text(index, str(text))
+        flat.insert_text(_insert_index(flat, body), str(text))
         return {}
     if kind == "insertTable":
         return _insert_table(flat, body)
@@ -332,15 +336,7 @@ def _insert_table(flat: Flat, body: dict[str, Any]) -> dict[str, Any]:
     for key in ("rows", "columns"):
         if not isinstance(body.get(key), int) or isinstance(body.get(key), bool):
             raise DocsError(f"{key} is required and must be a whole number, not {body.get(key)!r}.")
-    if "location" in body:
-        _location(body["location"])
-        index = int(body["location"].get("index", 0))
-    elif "endOfSegmentLocation" in body:
-        _location(body["endOfSegmentLocation"])
-        index = flat.end_index - 1
-    else:
-        raise DocsError("Either location or endOfSegmentLocation must be set.")
-    flat.insert_table(index, body["rows"], body["columns"])
+    flat.insert_table(_insert_index(flat, body), body["rows"], body["columns"])
     return {}
 
 
