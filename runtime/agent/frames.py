@@ -11,6 +11,9 @@ simplejpeg) reads BGRX directly. Measured choices (BENCHMARKS.md "Screenshots"):
   would skip pixels (thin strokes vanish), so INTER_AREA takes over.
 - JPEG 4:4:4 at quality 90 keeps small glyphs as distinguishable as the lossless
   image (the legibility check in benchmarks/screen.py); 4:2:0 smears coloured text.
+- Scaling and encoding run on ``observation.capture_threads`` cores at once, in
+  bands of rows joined into one JPEG (``jpeg_bands``): the same pixels, in about
+  half the time on two cores.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 
 from ..config import ObservationConfig
 from ..execution import Image
+from . import jpeg_bands
 
 
 def _cv2() -> Any:
@@ -49,6 +53,37 @@ def scale_frame(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     return cv2.resize(frame, size, interpolation=interpolation)
 
 
+def scale_and_encode(frame: np.ndarray, size: tuple[int, int], config: ObservationConfig,
+                     sprite: Sprite | None = None) -> Image:
+    """``frame`` scaled to ``size`` with ``sprite`` (the pointer) drawn in, encoded as ``config`` asks;
+    JPEGs in bands on ``config.capture_threads`` cores when the sizes allow an exact cut."""
+    height = frame.shape[0]
+    bands = None
+    if config.format == "jpeg":
+        bands = jpeg_bands.split(height, size[1], config.capture_threads, config.jpeg_subsampling)
+    if bands:
+        def encode_band(band: jpeg_bands.Band) -> bytes:
+            part = _scaled(frame[band.src_top:band.src_bottom], (size[0], band.bottom - band.top),
+                           sprite, size[0] / frame.shape[1], band.top)
+            return encode_frame(part, config).data
+
+        data = jpeg_bands.join(jpeg_bands.run_bands(bands, encode_band), size[0], size[1],
+                               config.jpeg_subsampling)
+        if data is not None:
+            return Image(media_type="image/jpeg", data=data)
+    return encode_frame(_scaled(frame, size, sprite, size[0] / frame.shape[1]), config)
+
+
+def _scaled(frame: np.ndarray, size: tuple[int, int], sprite: Sprite | None, scale: float,
+            top: int = 0) -> np.ndarray:
+    small = scale_frame(frame, size)
+    if sprite is not None:
+        if small is frame or not small.flags.writeable:
+            small = small.copy()
+        draw_sprite(small, sprite, scale, top)
+    return small
+
+
 def encode_frame(frame: np.ndarray, config: ObservationConfig) -> Image:
     """Encode a BGRX frame as ``config.format`` asks."""
     if config.format == "jpeg":
@@ -74,13 +109,14 @@ class Sprite:
     pixels: np.ndarray
 
 
-def draw_sprite(img: np.ndarray, sprite: Sprite, scale: float) -> None:
-    """Blend ``sprite`` into ``img`` (a writable frame ``scale`` times the screen's size)."""
+def draw_sprite(img: np.ndarray, sprite: Sprite, scale: float, top_row: int = 0) -> None:
+    """Blend ``sprite`` into ``img`` (a writable frame ``scale`` times the screen's size, or the band
+    of it that starts at row ``top_row``)."""
     pixels = sprite.pixels
     if scale != 1.0:
         size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
         pixels = _cv2().resize(pixels, size, interpolation=_cv2().INTER_AREA)
-    left, top = round(sprite.left * scale), round(sprite.top * scale)
+    left, top = round(sprite.left * scale), round(sprite.top * scale) - top_row
     h, w = pixels.shape[:2]
     x0, y0 = max(left, 0), max(top, 0)
     x1, y1 = min(left + w, img.shape[1]), min(top + h, img.shape[0])

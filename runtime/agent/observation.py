@@ -253,13 +253,8 @@ def screenshot_from_frame(frame: np.ndarray, cursor: tuple[int, int] | None,
     height, width = frame.shape[:2]
     scale = fit_scale(width, height, config.max_width, config.max_height)
     size = scaled_size(width, height, scale)
-    small = frames.scale_frame(frame, size)
-    if sprite is not None:
-        if small is frame or not small.flags.writeable:
-            small = small.copy()
-        frames.draw_sprite(small, sprite, size[0] / width)
     return Screenshot(
-        image=frames.encode_frame(small, config),
+        image=frames.scale_and_encode(frame, size, config, sprite),
         width=size[0],
         height=size[1],
         original_width=width,
