@@ -25,6 +25,9 @@ import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import mss
 
 import legibility
 from deskact.runtime.agent import frames
@@ -35,12 +38,14 @@ from deskact.runtime.agent.observation import (
     fit_scale,
     scale_image,
     scaled_size,
+    screenshot_from_frame,
 )
 from deskact.runtime.config import ObservationConfig
 from deskact.runtime.world.display import Display
 from PIL import Image
 
 SIZES = [(1920, 1080), (1280, 800)]
+ANCHOR = "AgentStudio (anchor: mss grab, as its ScreenRecorder)"
 
 
 def timed(fn: Callable[[], object], repeat: int) -> tuple[float, float, float]:
@@ -134,8 +139,20 @@ def bench(width: int, height: int, repeat: int) -> list[tuple[str, float, float,
     return rows
 
 
-def agentstudio_capture(grabber: Grabber) -> bytes:
-    """AgentStudio's screenshot for the model: grab, full-size JPEG q75, base64."""
+def agentstudio_capture(sct: Any) -> bytes:
+    """AgentStudio's screenshot for the model: an mss grab (XShmGetImage, then a copy), an RGB
+    Pillow image of it, full-size JPEG q75, base64. It asks the X server for the frame, as every
+    grab through mss does; deskact reads Xvfb's framebuffer file instead (framebuffer.py)."""
+    shot = sct.grab(sct.monitors[0])
+    img = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
+    buf = io.BytesIO()
+    img.save(buf, format="JPEG", quality=75)
+    return base64.b64encode(buf.getvalue())
+
+
+def agentstudio_encode(grabber: Grabber) -> bytes:
+    """AgentStudio's encode (RGB Pillow image, full-size JPEG q75, base64) on deskact's zero-copy
+    shared-memory grab: the anchor of earlier runs, kinder to AgentStudio than its own grab."""
     img, _ = grabber.grab()
     buf = io.BytesIO()
     img.save(buf, format="JPEG", quality=75)
@@ -160,9 +177,19 @@ def compare(repeat: int) -> None:
             grabber = Grabber(display.name, include_cursor=True)
             full, _ = grabber.grab_frame()
             full = full.copy()
-            paths: dict[str, Callable[[], bytes]] = {"AgentStudio (anchor)": lambda: agentstudio_capture(grabber)}
+            sct = mss.MSS(display=display.name, with_cursor=False)
+            x_grab = Grabber(display.name, include_cursor=True, framebuffer=False)
+            paths: dict[str, Callable[[], bytes]] = {
+                "AgentStudio (anchor: mss grab, as its ScreenRecorder)": lambda: agentstudio_capture(sct),
+                "AgentStudio's encode on a zero-copy X grab (earlier anchor)": lambda: agentstudio_encode(x_grab),
+            }
             for name, cfg in configs.items():
                 paths[name] = lambda c=cfg: base64.b64encode(capture(display.name, c).image.data)
+            # What each of the two choices behind the default is worth, measured in the same run.
+            paths["deskact default on one core (capture_threads: 1)"] = lambda: base64.b64encode(
+                capture(display.name, ObservationConfig(capture_threads=1)).image.data)
+            paths["deskact default, grab by the X server (framebuffer_file: false)"] = lambda: base64.b64encode(
+                x_grab.process(lambda f, c, s: screenshot_from_frame(f, c, default, s)).image.data)
             wall: dict[str, list[float]] = {n: [] for n in paths}
             cpu: dict[str, list[float]] = {n: [] for n in paths}
             for fn in paths.values():
@@ -174,12 +201,12 @@ def compare(repeat: int) -> None:
                     paths[name]()
                     cpu[name].append((time.process_time() - start_cpu) * 1000)
                     wall[name].append((time.perf_counter() - start) * 1000)
-            anchor = statistics.median(wall["AgentStudio (anchor)"])
+            anchor = statistics.median(wall[ANCHOR])
             print(f"1920x1080, repeat={repeat}, load average {os.getloadavg()[0]:.1f} at the end\n")
             print("| path | p50 ms | p95 ms | CPU p50 ms | x anchor p50 | x anchor CPU | base64 KB "
                   "| glyphs read, own scaler | glyphs read, ideal box | PSNR vs ideal dB |")
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-            anchor_cpu = statistics.median(cpu["AgentStudio (anchor)"])
+            anchor_cpu = statistics.median(cpu[ANCHOR])
             for name, fn in paths.items():
                 data = base64.b64decode(fn())
                 # Legibility against the frame grabbed before the runs (the screen is still).
@@ -190,7 +217,14 @@ def compare(repeat: int) -> None:
                       f"{statistics.median(cpu[name]):.2f} | {statistics.median(w) / anchor:.2f} | "
                       f"{statistics.median(cpu[name]) / anchor_cpu:.2f} | {len(data) * 4 / 3 / 1024:.0f} | "
                       f"{own.read}/{own.total} | {ideal.read}/{ideal.total} | {ideal.psnr_db:.1f} |")
+            earlier = "AgentStudio's encode on a zero-copy X grab (earlier anchor)"
+            mine = next(name for name in paths if name.startswith("**deskact default**"))
+            print(f"\ndeskact default against the earlier anchor: "
+                  f"{statistics.median(wall[mine]) / statistics.median(wall[earlier]):.2f}x its median, "
+                  f"{statistics.median(cpu[mine]) / statistics.median(cpu[earlier]):.2f}x its CPU")
             grabber.close()
+            x_grab.close()
+            sct.close()
         finally:
             for proc in procs:
                 proc.kill()

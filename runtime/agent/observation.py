@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from ..config import ObservationConfig
 from ..errors import DisplayError
 from ..execution import Image
+from ..world.framebuffer import Framebuffer, lookup
 from . import frames
 from .shm_grab import ShmGrab
 
@@ -142,7 +143,7 @@ class Grabber:
     more than a grab). Thread-safe; one per display.
     """
 
-    def __init__(self, display: str, include_cursor: bool = True) -> None:
+    def __init__(self, display: str, include_cursor: bool = True, framebuffer: bool = True) -> None:
         import mss
         from Xlib import display as xdisplay
 
@@ -156,13 +157,29 @@ class Grabber:
             raise DisplayError(f"cannot capture X display {display!r}: {exc}") from exc
         self._root = self._x.screen().root
         self._shm = ShmGrab(self._sct, include_cursor)
+        # A display this process started keeps its screen in a mapped file: read it in place, no
+        # copy by the server. Its frames show the pointer (the server draws it there), so only
+        # screenshots that include the pointer use it.
+        self._fb = self._framebuffer() if include_cursor and framebuffer else None
+
+    def _framebuffer(self) -> Framebuffer | None:
+        path = lookup(self.display)
+        fb = Framebuffer.open(path) if path is not None else None
+        monitor = self._sct.monitors[0]
+        if fb is not None and fb.frame.shape[:2] != (monitor["height"], monitor["width"]):
+            fb.close()  # the screen was resized (RANDR): the file no longer describes it
+            return None
+        return fb
 
     def process(self, fn: FrameFn[T]) -> T:
         """``fn(frame, pointer, sprite)`` on a fresh full-resolution BGRX frame, read in place:
         the frame is read-only and valid only inside ``fn`` (the next grab overwrites it);
         ``sprite`` is the pointer's image to draw (None when ``include_cursor`` is off)."""
         with self._lock:
-            frame, sprite = self._shm.grab()
+            if self._fb is not None:
+                frame, sprite = self._fb.frame, None
+            else:
+                frame, sprite = self._shm.grab()
             pointer = self._root.query_pointer()
             cursor = (int(pointer.root_x), int(pointer.root_y)) if pointer.same_screen else None
             return fn(frame, cursor, sprite)
@@ -187,6 +204,9 @@ class Grabber:
     def close(self) -> None:
         """Close both connections; errors from a server that is already gone are expected."""
         with self._lock:
+            if self._fb is not None:
+                self._fb.close()
+                self._fb = None
             for conn in (self._sct, self._x):
                 try:
                     conn.close()

@@ -34,6 +34,7 @@ from typing import Any, Literal, Self
 
 from ..config import Config, DisplayConfig
 from ..errors import DisplayError
+from . import framebuffer
 
 _PR_SET_PDEATHSIG = 1
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -193,6 +194,7 @@ class Display:
         vnc_web: bool = False,
         mode: Literal["virtual", "attach"] = "virtual",
         name: str | None = None,
+        framebuffer_file: bool = True,
     ) -> None:
         self.width, self.height, self.depth = width, height, depth
         self.window_manager = window_manager
@@ -205,6 +207,8 @@ class Display:
         self.mode = mode
         self.name: str = name or ""
         """The DISPLAY value, e.g. ``:3`` (set once started)."""
+        self.framebuffer_file = framebuffer_file
+        self._fb_dir: str | None = None
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
         self._attached = False
 
@@ -219,6 +223,7 @@ class Display:
             "vnc": config.vnc,
             "vnc_port": config.vnc_port,
             "vnc_web": config.vnc_web,
+            "framebuffer_file": config.framebuffer_file,
         }
         fields.update(overrides)
         if config.mode == "attach":
@@ -260,7 +265,11 @@ class Display:
         if self.mode == "virtual" and self.name:
             from ..agent.observation import forget
 
+            framebuffer.unregister(self.name)
             forget(self.name)  # cached screenshot connections; the number will be reused
+        if self._fb_dir is not None:
+            shutil.rmtree(self._fb_dir, ignore_errors=True)
+            self._fb_dir = None
 
     def heal(self) -> None:
         """Start the window manager again if it is gone: an app in a world can ask openbox to exit
@@ -342,6 +351,11 @@ class Display:
             "-noreset",  # keep running when the last client disconnects
             "+extension", "RANDR",
         ]
+        if self.framebuffer_file:
+            # Screenshots read the screen from this file (framebuffer.py); mkdtemp makes it root-only.
+            shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+            self._fb_dir = tempfile.mkdtemp(prefix="deskact-fb-", dir=shm)
+            argv += ["-fbdir", self._fb_dir]
         try:
             proc = _spawn(argv, self._child_env(), pass_fds=[write_fd])
         finally:
@@ -353,6 +367,8 @@ class Display:
             os.close(read_fd)
         self.name = f":{number}"
         self._wait_until("X server accepts connections", lambda: self._try(probe, self.name), proc)
+        if self._fb_dir is not None:
+            framebuffer.register(self.name, Path(self._fb_dir) / "Xvfb_screen0")
 
     def _read_display_number(self, fd: int, proc: subprocess.Popen[bytes]) -> int:
         deadline = time.monotonic() + self.start_timeout

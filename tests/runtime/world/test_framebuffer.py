@@ -1,0 +1,94 @@
+"""Screenshots read from Xvfb's mapped framebuffer, on real Xvfb servers: the same pixels as the
+X server's own grab plus the pointer it draws, a root-only file gone with the display, and the
+X server's grab wherever the file cannot serve."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import mss
+import numpy as np
+import pytest
+from deskact.runtime.agent.observation import Grabber, capture, decode
+from deskact.runtime.world import framebuffer
+from deskact.runtime.world.display import Display
+
+pytestmark = pytest.mark.display
+
+
+def _settled(grabber: Grabber) -> np.ndarray:
+    """A frame once two grabs 0.1 s apart agree (the terminal has drawn)."""
+    previous = None
+    for _ in range(100):
+        frame, _ = grabber.grab_frame()
+        if previous is not None and frame[:, :, :3].max() > 0 and np.array_equal(frame, previous):
+            return frame
+        previous = frame
+        time.sleep(0.1)
+    raise AssertionError("the screen never settled")
+
+
+def test_framebuffer_frame_is_the_x_servers_frame_plus_its_pointer() -> None:
+    with Display(width=800, height=600) as display:
+        env = {**os.environ, **display.env()}
+        term = subprocess.Popen(["xterm", "-bg", "white", "-geometry", "60x20+10+10", "-e", "sh", "-c",
+                                 "ls /usr/bin; sleep 60"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            subprocess.run(["xdotool", "mousemove", "200", "150"], env=env, check=True)
+            grabber = Grabber(display.name, include_cursor=True)
+            assert grabber._fb is not None, "a display this process started should be read from its file"
+            mine = _settled(grabber)
+            with mss.MSS(display=display.name, with_cursor=False) as sct:
+                shot = sct.grab(sct.monitors[0])
+            theirs = np.frombuffer(shot.raw, np.uint8).reshape(600, 800, 4)
+            differs = np.argwhere((mine[:, :, :3] != theirs[:, :, :3]).any(axis=2))
+            # Only the pointer, which the server draws into its framebuffer, tells them apart.
+            assert len(differs) > 0
+            top, left = differs.min(axis=0)
+            bottom, right = differs.max(axis=0)
+            assert 150 - 32 <= top and bottom <= 150 + 32 and 200 - 32 <= left and right <= 200 + 32
+            grabber.close()
+        finally:
+            term.kill()
+            term.wait()
+
+
+def test_the_file_is_root_only_and_removed_with_the_display() -> None:
+    with Display(width=320, height=240) as display:
+        path = framebuffer.lookup(display.name)
+        assert path is not None and path.exists()
+        assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+        assert path.parent.parent == Path("/dev/shm")
+        shot = capture(display.name)
+        assert decode(shot).size == (320, 240)
+        name = display.name
+    assert framebuffer.lookup(name) is None
+    assert not path.parent.exists()
+
+
+def test_x_server_grab_where_the_file_cannot_serve() -> None:
+    # No file asked for, or the pointer left out (the file always shows it).
+    for display, include_cursor in ((Display(width=320, height=240, framebuffer_file=False), True),
+                                    (Display(width=320, height=240), False)):
+        with display:
+            grabber = Grabber(display.name, include_cursor=include_cursor)
+            assert grabber._fb is None
+            frame, _ = grabber.grab_frame()
+            assert frame.shape == (240, 320, 4)
+            grabber.close()
+
+
+def test_a_file_that_is_not_a_32_bit_screen_is_refused(tmp_path: Path) -> None:
+    with Display(width=320, height=240, depth=16, window_manager="") as display:
+        path = framebuffer.lookup(display.name)
+        assert path is not None and path.exists()
+        assert framebuffer.Framebuffer.open(path) is None  # 2 bytes a pixel
+    junk = tmp_path / "Xvfb_screen0"
+    junk.write_bytes(b"\0" * 4096)
+    assert framebuffer.Framebuffer.open(junk) is None
+    assert framebuffer.Framebuffer.open(tmp_path / "missing") is None
