@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import subprocess
@@ -41,9 +42,9 @@ def test_recording_a_changing_screen_decodes_back(requires_xvfb: None, tmp_path:
         assert stream.codec_context.name == "h264"
         decoded = list(container.decode(stream))
     assert len(decoded) == stats.frames
-    # About 5 fps for ~3 s (fewer when the box is loaded), less any grabs identical to the one
-    # before, plus the closing frame.
-    assert 5 <= stats.frames <= stats.grabs + 1 and 6 <= stats.ticks <= 20
+    # The terminal draws all the time: a grab on each 1/5 s slot for ~3 s (fewer when the box is
+    # loaded, never more), frames for those that differ from the one before, plus the closing frame.
+    assert 6 <= stats.grabs <= 3.5 * 5 + 1 and 5 <= stats.frames <= stats.grabs + 1 and stats.ticks >= stats.grabs
     assert {(f.width, f.height) for f in decoded} == {(1280, 720)}
     # The terminal scrolled: its corner of the frame differs between the first and the last frame.
     first, last = (f.to_ndarray(format="gray")[:200, :300].astype(int) for f in (decoded[0], decoded[-1]))
@@ -65,11 +66,53 @@ def test_a_still_screen_costs_few_frames(requires_xvfb: None, tmp_path: Path) ->
         assert video._recorders[display.name].proc.pid == pid
         assert (tmp_path / "second" / video.VIDEO_FILE).stat().st_size > 0
     stats = video.VideoStats.model_validate(json.loads((tmp_path / "episode.mp4.json").read_text()))
-    # Nothing drawn: the recorder looked 10 times a second but grabbed only its first frame.
-    assert stats.ticks >= 10 and stats.grabs <= 2 and stats.frames <= 3
+    # Nothing drawn, the pointer still: the recorder slept but for its pointer poll once a second,
+    # and grabbed only its first frame.
+    assert stats.ticks <= 4 and stats.grabs <= 2 and stats.frames <= 3
     assert (stats.width, stats.height) == (640, 480)
+    # The recorder process's whole CPU so far: its start-up, then this episode and the next.
+    second = video.VideoStats.model_validate(json.loads((tmp_path / "second" / "episode.mp4.json").read_text()))
+    assert stats.process_id == second.process_id == pid
+    assert 0 < stats.startup_cpu_s == second.startup_cpu_s
+    assert stats.process_cpu_s >= stats.startup_cpu_s + stats.cpu_s
+    assert second.process_cpu_s >= stats.process_cpu_s + second.cpu_s
     with av.open(str(tmp_path / video.VIDEO_FILE)) as container:
         assert len(list(container.decode(video=0))) == stats.frames
+
+
+def test_pointer_motion_and_warps_are_recorded(requires_xvfb: None, tmp_path: Path) -> None:
+    """Motion from XTest (pyautogui, the gui toolkit) arrives as an event; a warp (xdotool
+    mousemove) sends none and shows up through the once-a-second poll."""
+    from Xlib import X
+    from Xlib import display as xdisplay
+    from Xlib.ext import xtest
+
+    with Display(width=640, height=480) as display:
+        x = xdisplay.Display(display.name)
+        try:
+            rec = video.start(display.name, tmp_path, fps=10, max_width=1280, max_height=800)
+            assert rec is not None
+            time.sleep(0.5)
+            xtest.fake_input(x, X.MotionNotify, x=300, y=200)
+            x.sync()
+            time.sleep(0.5)
+            x.screen().root.warp_pointer(100, 100)
+            x.sync()
+            time.sleep(1.6)
+            assert rec.stop() is None
+        finally:
+            x.close()
+    stats = video.VideoStats.model_validate(json.loads((tmp_path / "episode.mp4.json").read_text()))
+    with av.open(str(tmp_path / video.VIDEO_FILE)) as container:
+        decoded = list(container.decode(video=0))
+    # The first frame, one after the motion, one after the warp (the pointer drawn elsewhere each
+    # time), and the closing frame; nothing else moved or drew. (The poll may grab the motion's
+    # position once more: an identical frame, not encoded.)
+    assert 3 <= stats.grabs <= 4 and len(decoded) == stats.frames == 4
+    pixels = [f.to_ndarray(format="gray") for f in decoded]
+    assert all((a != b).any() for a, b in itertools.pairwise(pixels[:3]))
+    # The motion's frame came from its event, on the next 1/10 s slot, not from the poll at 1 s.
+    assert decoded[1].time is not None and decoded[1].time < 0.8
 
 
 def test_no_display_no_recording(tmp_path: Path) -> None:
