@@ -35,9 +35,13 @@ from ..world import kernel
 from .model_limit import SlotsFactory, limit_model, local_slots
 from .results import TaskResult
 from .runner import Stop, run_task
+from .steps import load_plugins
 from .task_env import TaskEnv
 from .tasks import Task
 from .worker import Worker
+
+WARM_JOIN_TIMEOUT = 60.0
+"""Seconds ``close`` waits for an unfinished warm-up (a display and a kernel start in a few)."""
 
 
 class ActorInfo(BaseModel):
@@ -71,7 +75,9 @@ class Shipped(BaseModel):
 class TaskActor:
     def __init__(self, config: Config, model_name: str, worker_id: int, display: bool,
                  model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots,
-                 steps: Any = None) -> None:
+                 steps: Any = None, warm: list[str] | None = None) -> None:
+        """``warm``: the toolkits of the tasks this actor will most likely run (None: warm nothing);
+        their display, services and kernel pool start at once, in the background (``_warm``)."""
         _unblock_sigint()  # before the worker and the fork server start anything
         self.config = config
         self.worker_id, self.display = worker_id, display
@@ -84,6 +90,22 @@ class TaskActor:
         self.active: dict[int, TaskEnv] = {}
         self.scratch = Path(tempfile.mkdtemp(prefix=f"deskact-ray-w{worker_id}-"))
         kernel.warm_up(config)
+        self.warming: threading.Thread | None = None
+        if warm is not None:
+            self.warming = threading.Thread(target=self._warm, args=(warm,), name="deskact-actor-warm", daemon=True)
+            self.warming.start()
+
+    def _warm(self, toolkits: list[str]) -> None:
+        """What a fresh actor's first task would otherwise start in series, started while the actor
+        waits for it: the display, services and kernel pool (the kernels boot in the fork server, in
+        parallel with what follows), then the reset steps and judges (importing every built-in step
+        module costs about 0.5-0.7 s of CPU). On a thread-backend run the driver process has
+        imported them already while loading the tasks; an actor is a new process."""
+        _unblock_sigint()  # threads this one starts (pool filler, spawners) inherit the mask
+        with contextlib.suppress(Exception):  # the first task that needs it reports the failure
+            self.worker.warm(toolkits, self.display)
+        with contextlib.suppress(Exception):
+            load_plugins()
 
     def info(self) -> ActorInfo:
         import ray
@@ -148,6 +170,8 @@ class TaskActor:
 
     def close(self) -> None:
         """Stop the worker's display, pools and services, and every kernel this process started."""
+        if self.warming is not None:  # what it is starting is closed below, not left behind
+            self.warming.join(timeout=WARM_JOIN_TIMEOUT)
         self.worker.close()
         kernel.kill_all()
         shutil.rmtree(self.scratch, ignore_errors=True)

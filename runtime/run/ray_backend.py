@@ -27,7 +27,7 @@ import shutil
 import signal
 import time
 import uuid
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,6 +200,8 @@ class RayRun(Run):
         self._semaphore: Any = None
         self._start_failures = 0
         self._started_ray = False
+        self._warm: dict[bool, list[str]] = {}
+        """The toolkits a new display (True) or API-only (False) actor warms up for (``_dispatch``)."""
 
     # -- the cluster ------------------------------------------------------------
 
@@ -235,7 +237,7 @@ class RayRun(Run):
         if display:
             options["resources"] = {DISPLAY_RESOURCE: 1}
         handle = remote.options(**options).remote(self.config, self.options.model, wid, display,
-                                                  self.model_factory, slots, self._steps)
+                                                  self.model_factory, slots, self._steps, self._warm.get(display))
         slot = _Slot(handle=handle, display=display, worker_id=wid, ready=handle.info.remote())
         self._slots.append(slot)
         return slot
@@ -317,6 +319,10 @@ class RayRun(Run):
         plain = deque(j for j in todo if not needs_display(j.task))
         n = max(1, min(self.options.workers, len(todo)))
         n_display = min(n, max(1, round(n * len(visual) / len(todo)))) if visual else 0
+        # Each actor starts its display, services and kernel pool while it waits for its first task,
+        # for the toolkits most of the tasks it takes first have (a pool per other set starts lazily).
+        self._warm = {kind: list(most_common_toolkits(jobs)) for kind, jobs in ((True, visual), (False, plain))
+                      if jobs}
         for i in range(n):
             self._new_slot(ray, display=i < n_display)
         attempts = self.retried
@@ -480,6 +486,12 @@ def make_run(config: Config, options: RunOptions,
 def needs_display(task: Task) -> bool:
     """The rule TaskEnv uses to give a task a display."""
     return task.visual or "gui" in task.toolkits
+
+
+def most_common_toolkits(jobs: deque[_Job]) -> tuple[str, ...]:
+    """The toolkit list most of these tasks ask for (the first of equals: the earliest task's)."""
+    counts = Counter(tuple(j.task.toolkits) for j in jobs)
+    return counts.most_common(1)[0][0]
 
 
 def _cause(exc: BaseException) -> str:

@@ -127,6 +127,14 @@ class Worker:
                 self._pools[key] = pool
             return self._pools[key]
 
+    def warm(self, toolkits: list[str], display: bool) -> None:
+        """Start, ahead of time, what a task with these toolkits needs: its display (if it needs
+        one), its toolkits' services and its warm kernel pool. A task that then comes finds them
+        running (or starting: it waits on the same locks), so a fresh worker's first task does not
+        pay for them in series (the Ray backend warms each actor while it waits for its first task)."""
+        shown = self.display() if display else None
+        self.pool(self.toolkits_for(toolkits, has_display=shown is not None), shown)
+
     def workspace_root(self) -> Path:
         root = self.config.runner.workspace_root
         base = Path(root) if root else self.state_dir / "workspaces"
