@@ -28,7 +28,6 @@ from ..reset_scripts.google import (
 )
 from ..runtime.run.steps import StepContext, Verdict, judge
 from ..toolkits.google import when
-from ..toolkits.google.api import message_fields
 
 
 def _nearest(name: str, found: list[str], what: str) -> str:
@@ -129,6 +128,9 @@ def event_absent(ctx: StepContext, summary: str, calendar: str = "primary", star
 
 
 def _messages(ctx: StepContext, **params: Any) -> list[dict]:
+    # googleapiclient: imported only when a Gmail judge runs
+    from ..toolkits.google.api import message_fields
+
     gmail = clients(ctx).gmail
     refs = list_all(gmail.users().messages().list, "messages", userId="me", maxResults=500, **params)
     return [message_fields(gmail.users().messages().get(userId="me", id=m["id"], format="full").execute())
@@ -211,6 +213,9 @@ def email_sent(ctx: StepContext, to: str | list[str], subject_contains: str | No
 def draft_exists(ctx: StepContext, to: str | list[str] | None = None, subject_contains: str | None = None,
                  body_contains: str | list[str] | None = None) -> Verdict:
     """A draft (not sent) addressed to ``to`` whose subject and body contain the texts."""
+    # googleapiclient: imported only when a Gmail judge runs
+    from ..toolkits.google.api import message_fields
+
     gmail = clients(ctx).gmail
     found = []
     for d in list_all(gmail.users().drafts().list, "drafts", userId="me"):

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
-
-import numpy as np
-from PIL import Image
+from typing import TYPE_CHECKING
 
 from ..reset_scripts._common import gold_file
 from ..runtime.run.steps import StepContext, Verdict, judge
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# numpy and PIL are imported where used: every run imports every judge module (about 70 ms
+# of imports, paid again by each Ray actor process), and few tasks compare images.
 
 _MAX_SIDE = 512  # SSIM on a downscaled copy: structure survives, cost stays in milliseconds
 
 
 def _gaussian_kernel(size: int = 11, sigma: float = 1.5) -> np.ndarray:
+    import numpy as np
+
     x = np.arange(size, dtype=np.float64) - (size - 1) / 2
     k = np.exp(-(x**2) / (2 * sigma**2))
     return k / k.sum()
@@ -33,6 +39,8 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
         raise ValueError(f"shapes differ: {a.shape} vs {b.shape}")
     if min(a.shape) < 11:
         raise ValueError(f"images of {a.shape} are smaller than the 11x11 window")
+    import numpy as np
+
     k = _gaussian_kernel()
     c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
     a, b = a.astype(np.float64), b.astype(np.float64)
@@ -46,6 +54,9 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
+    import numpy as np
+    from PIL import Image
+
     with Image.open(path) as im:
         if "A" in im.getbands() or "transparency" in im.info:
             # Transparent pixels count as white, as a viewer shows them.
@@ -60,6 +71,8 @@ def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
 
 def compare(path: Path, reference: Path) -> float:
     """SSIM of two image files at the reference's size (capped at 512 px on the long side)."""
+    from PIL import Image
+
     with Image.open(reference) as ref:
         w, h = ref.size
     scale = min(1.0, _MAX_SIDE / max(w, h))
@@ -68,6 +81,8 @@ def compare(path: Path, reference: Path) -> float:
 
 
 def _image_size(p: Path) -> tuple[int, int]:
+    from PIL import Image
+
     with Image.open(p) as im:
         return im.size
 

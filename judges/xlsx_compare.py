@@ -11,8 +11,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from openpyxl.utils.cell import range_boundaries
-
 from ..reset_scripts._common import gold_file
 from ..runtime.run.steps import StepContext, Verdict, judge
 from ._libreoffice import recalculated_copy
@@ -37,6 +35,9 @@ def _books(path: Path, tmp: Path) -> tuple[Any, Any]:
 
 def _coords(ws_a: Any, ws_b: Any, cells: str | None) -> list[tuple[int, int]]:
     if cells:
+        # Imported here: openpyxl costs 80-150 ms at import, paid by every run (and every Ray actor).
+        from openpyxl.utils.cell import range_boundaries
+
         c1, r1, c2, r2 = range_boundaries(cells)
     else:  # the union of both used areas: an extra value outside the gold's area counts too
         c1, r1 = 1, 1

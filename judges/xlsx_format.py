@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from openpyxl.utils.cell import range_boundaries
-from openpyxl.worksheet.cell_range import CellRange
-
+# openpyxl is imported where used (by then ``_sheet`` has loaded it): it costs 80-230 ms at
+# import, and every run imports every judge module (each Ray actor process too).
 from ..runtime.run.steps import StepContext, Verdict, judge
 from .xlsx import show_cell
 
@@ -30,6 +29,8 @@ def _sheet(ctx: StepContext, path: str, sheet: str | None) -> tuple[Any, str] | 
 
 
 def _cells(ws: Any, cells: str) -> list[Any]:
+    from openpyxl.utils.cell import range_boundaries
+
     c1, r1, c2, r2 = range_boundaries(cells)
     return [ws.cell(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
 
@@ -110,6 +111,8 @@ def xlsx_validation(ctx: StepContext, path: str, cells: str, sheet: str | None =
     if isinstance(found, Verdict):
         return found
     ws, where = found
+    from openpyxl.worksheet.cell_range import CellRange
+
     target = CellRange(cells)
     rules = [dv for dv in ws.data_validations.dataValidation
              if any(CellRange(str(r)).issuperset(target) for r in dv.sqref.ranges)]
