@@ -75,10 +75,15 @@ class Shipped(BaseModel):
 class TaskActor:
     def __init__(self, config: Config, model_name: str, worker_id: int, display: bool,
                  model_factory: Callable[[], Model] | None = None, slots: SlotsFactory = local_slots,
-                 steps: Any = None, warm: list[str] | None = None) -> None:
+                 steps: Any = None, warm: list[str] | None = None, keys: dict[str, str] | None = None) -> None:
         """``warm``: the toolkits of the tasks this actor will most likely run (None: warm nothing);
-        their display, services and kernel pool start at once, in the background (``_warm``)."""
+        their display, services and kernel pool start at once, in the background (``_warm``).
+        ``keys``: the providers' API keys, for this process's model clients (``ray_backend.key_env``)."""
         _unblock_sigint()  # before the worker and the fork server start anything
+        # Into this process's environment, where model clients read them; kernels and worlds get
+        # only the allowlisted variables from it, as on one machine. (Given as a Ray runtime env
+        # they would make Ray start a new worker process per actor instead of taking an idle one.)
+        os.environ.update(keys or {})
         self.config = config
         self.worker_id, self.display = worker_id, display
         self.worker = Worker(config, worker_id)

@@ -14,7 +14,10 @@ trajectory file itself: results.jsonl looks the same, so report, compare and
   Each task is recorded once, when its last attempt ends;
 - Ctrl-C: no new tasks; the running ones are interrupted on their actors,
   whose cleanups run before the actors close their workers and exit;
-- secrets: API keys travel in the actors' runtime env to their model clients;
+- secrets: API keys travel to the actors as an argument, into the actor
+  process's environment where its model clients read them (not as a Ray
+  runtime env: a job-specific one makes Ray start a new worker process for
+  every actor instead of taking an idle prestarted one);
   kernels and worlds get the same allowlisted environment as on one machine.
 """
 
@@ -232,12 +235,12 @@ class RayRun(Run):
             "max_concurrency": 2,  # run() and interrupt() at once
             "max_restarts": 0,  # a dead actor is replaced by the driver, which reruns its task
             "scheduling_strategy": "SPREAD",
-            "runtime_env": {"env_vars": key_env(self.config)},
         }
         if display:
             options["resources"] = {DISPLAY_RESOURCE: 1}
         handle = remote.options(**options).remote(self.config, self.options.model, wid, display,
-                                                  self.model_factory, slots, self._steps, self._warm.get(display))
+                                                  self.model_factory, slots, self._steps, self._warm.get(display),
+                                                  key_env(self.config))
         slot = _Slot(handle=handle, display=display, worker_id=wid, ready=handle.info.remote())
         self._slots.append(slot)
         return slot
