@@ -10,6 +10,9 @@ this machine), and reports:
 - throughput (tasks/s) and its ratio to N x the one-worker throughput of the
   same backend; machine cores busy during the run (from /proc/stat), which
   shows where the machine saturates;
+- start-up: seconds from the call to execute() to the first result, and the
+  cores busy until then (N Ray actors are N new processes, each importing
+  deskact and starting its own fork server and kernel pool);
 - Ray's own cost per task: the driver's round trip for a task minus the time
   the actor spent on it (task hand-out, result and trajectory shipping);
 - memory per Ray worker: resident memory of each actor process and everything
@@ -18,7 +21,15 @@ this machine), and reports:
   mid-task one after another (a fresh node joins after each kill): tasks lost
   and tasks counted twice.
 
-    .venv/bin/python benchmarks/distributed.py [--latency 1.0] [--workers 1,2,4,8] [--tasks 'os-*']
+Both backends are timed the same way: the wall time of ``execute()``, which
+loads the tasks, starts the workers (threads; or Ray actors, each with its
+fork server and warm kernel pool), runs every task and closes the workers.
+The thread rows run in this process, so after the first one they find its
+fork server running and deskact's modules imported (as a second run in the
+same notebook does); each Ray row starts new actor processes.
+``--epochs E`` runs each task E times: one start-up per run, E times the tasks.
+
+    .venv/bin/python benchmarks/distributed.py [--latency 1.0] [--workers 1,2,4,8] [--epochs 1] [--tasks 'os-*']
 """
 
 from __future__ import annotations
@@ -76,21 +87,30 @@ class MeasuredRayRun(RayRun):
         super()._close_actors(ray_mod)
 
 
-def options(workers: int, glob: str | None) -> RunOptions:
+def options(workers: int, glob: str | None, epochs: int = 1) -> RunOptions:
     out = Path(tempfile.mkdtemp(prefix="bench-distributed-"))
-    return RunOptions(paths=[str(SUITE)], model="reference", out=out, workers=workers, tasks_glob=glob)
+    return RunOptions(paths=[str(SUITE)], model="reference", out=out, workers=workers, tasks_glob=glob,
+                      epochs=epochs)
 
 
 def timed(run: Run) -> dict[str, Any]:
+    first: list[tuple[float, float]] = []  # (time, machine CPU) at the first result
+
+    def on_result(result: TaskResult) -> None:
+        if not first:
+            first.append((time.monotonic(), machine_cpu()))
+
+    run.on_result = on_result
     cpu, start = machine_cpu(), time.monotonic()
     results = run.execute()
     wall = time.monotonic() - start
     failed = [r.task_id for r in results if r.reward != 1]  # reported: a loaded machine may fail a timing-bound task
+    first_at, first_cpu = first[0] if first else (start + wall, machine_cpu())
     return {"n": len(results), "wall": wall, "tput": len(results) / wall, "busy": (machine_cpu() - cpu) / wall,
-            "failed": failed}
+            "failed": failed, "first": first_at - start, "first_busy": (first_cpu - cpu) / max(first_at - start, 1e-9)}
 
 
-def thread_run(workers: int, glob: str | None) -> dict[str, Any]:
+def thread_run(workers: int, glob: str | None, epochs: int) -> dict[str, Any]:
     original = offline.Reference.reply
 
     def slow(self: offline.Reference, system: str, messages: list[Message]) -> ModelReply:
@@ -99,13 +119,13 @@ def thread_run(workers: int, glob: str | None) -> dict[str, Any]:
 
     offline.Reference.reply = slow  # type: ignore[method-assign]
     try:
-        return timed(Run(Config(), options(workers, glob)))
+        return timed(Run(Config(), options(workers, glob, epochs)))
     finally:
         offline.Reference.reply = original  # type: ignore[method-assign]
 
 
-def ray_run(workers: int, glob: str | None) -> dict[str, Any]:
-    run = MeasuredRayRun(Config(), options(workers, glob), model_factory=stand_in)
+def ray_run(workers: int, glob: str | None, epochs: int) -> dict[str, Any]:
+    run = MeasuredRayRun(Config(), options(workers, glob, epochs), model_factory=stand_in)
     out = timed(run)
     out["cost"] = run.ray_costs
     out["memory"] = run.memory
@@ -164,10 +184,12 @@ def main() -> None:
     ap.add_argument("--latency", type=float, default=1.0, help="stand-in model latency per reply (s)")
     ap.add_argument("--workers", default="1,2,4,8")
     ap.add_argument("--tasks", default=None, help="task glob (default: the whole os suite)")
+    ap.add_argument("--epochs", type=int, default=1, help="run each task this many times per run")
     ap.add_argument("--no-faults", action="store_true")
     args = ap.parse_args()
     LATENCY = args.latency
     counts = [int(w) for w in args.workers.split(",")]
+    load_start = os.getloadavg()[0]
 
     cluster = Cluster(initialize_head=True, head_node_args={
         "num_cpus": 4, "object_store_memory": 100 * MB, "include_dashboard": False})
@@ -177,29 +199,30 @@ def main() -> None:
     rows: dict[tuple[str, int], dict[str, Any]] = {}
     try:
         for n in counts:  # both backends per worker count, back to back: the same machine load
-            rows[("thread", n)] = thread_run(n, args.tasks)
-            rows[("ray", n)] = ray_run(n, args.tasks)
+            rows[("thread", n)] = thread_run(n, args.tasks, args.epochs)
+            rows[("ray", n)] = ray_run(n, args.tasks, args.epochs)
     finally:
         ray.shutdown()
         cluster.shutdown()
 
-    print(f"{os.cpu_count()} cores, stand-in model latency {LATENCY:g} s per reply, "
-          f"load average at the end {os.getloadavg()[0]:.2f}\n")
-    print("| backend | workers | tasks | wall s | tasks/s | / (N x 1-worker) | cores busy | "
-          "Ray cost p50 ms | p95 ms | memory per worker MB (median) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"{os.cpu_count()} cores, stand-in model latency {LATENCY:g} s per reply, {args.epochs} epoch(s), "
+          f"load average at the start {load_start:.2f}, at the end {os.getloadavg()[0]:.2f}\n")
+    print("| backend | workers | tasks | wall s | tasks/s | / (N x 1-worker) | cores busy | first result s | "
+          "cores busy until then | Ray cost p50 ms | p95 ms | memory per worker MB (median) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for backend in ("thread", "ray"):
         one = rows[(backend, counts[0])]["tput"] / counts[0]
         for n in counts:
             r = rows[(backend, n)]
             cost = [c * 1000 for c in r.get("cost", [])]
             mem = r.get("memory") or []
+            start = f"{r['first']:.1f} | {r['first_busy']:.2f}"
             print(f"| {backend}{' (' + str(r['nodes']) + ' nodes)' if 'nodes' in r else ''} | {n} | {r['n']} | "
-                  f"{r['wall']:.1f} | {r['tput']:.2f} | {r['tput'] / (one * n):.2f} | {r['busy']:.2f} | "
+                  f"{r['wall']:.1f} | {r['tput']:.2f} | {r['tput'] / (one * n):.2f} | {r['busy']:.2f} | {start} | "
                   f"{statistics.median(cost):.1f} | {pct(cost, 0.95):.1f} | "
                   f"{statistics.median(mem) / MB:.0f} |" if cost else
                   f"| {backend} | {n} | {r['n']} | {r['wall']:.1f} | {r['tput']:.2f} | "
-                  f"{r['tput'] / (one * n):.2f} | {r['busy']:.2f} | - | - | - |")
+                  f"{r['tput'] / (one * n):.2f} | {r['busy']:.2f} | {start} | - | - | - |")
     for (backend, n), r in rows.items():
         if r["failed"]:
             print(f"{backend}, {n} workers: not passed: {', '.join(r['failed'])}")
