@@ -38,7 +38,7 @@ from typing import Any
 from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError
-from .events import RunEvent
+from .events import RunEvent, ignore
 from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
 from .results import TaskResult
@@ -252,15 +252,20 @@ class RayRun(Run):
         from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=True)
-        self._steps = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
+        helpers: list[Any] = []
+        # The queue is a Ray actor: a process to start (about 0.7 s of CPU, while the actors start
+        # too), so only when someone listens to step events (the progress view does).
+        if self.on_event is not ignore:
+            self._steps = Queue(actor_options={"num_cpus": 0, "scheduling_strategy": here})
+            helpers.append(self._steps)
         provider = provider_of(self.options.model)
         limit = self.config.models.max_concurrency.get(provider)
         if limit is None:
-            return [self._steps]
+            return helpers
         actor = ray.remote(_Semaphore).options(name=slots_name(self.run_id, provider), num_cpus=0,
                                                max_concurrency=1000, scheduling_strategy=here)
         self._semaphore = actor.remote(limit)
-        return [self._steps, self._semaphore]
+        return [*helpers, self._semaphore]
 
     def _report_steps(self) -> None:
         """Step events the actors queued, to ``on_event`` (the progress view shows each worker's step)."""

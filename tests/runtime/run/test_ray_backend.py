@@ -202,6 +202,7 @@ def test_a_killed_node_s_task_runs_again_and_every_task_has_one_result(cluster, 
     assert all(r.status == "passed" for r in results), [(r.task_id, r.error) for r in results]
     assert {(k, 1) for k in killed} <= set(run.retried)
     assert "died mid-task" in run.retried[(killed[0], 1)][0]
+    assert run._steps is None  # nobody listened to step events: no queue actor was started
 
 
 def test_a_second_death_is_an_error_naming_the_cause(cluster, tmp_path: Path):
