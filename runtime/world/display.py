@@ -37,6 +37,7 @@ from ..errors import DisplayError
 from . import framebuffer
 
 _PR_SET_PDEATHSIG = 1
+_SHM = "/dev/shm"
 _libc = ctypes.CDLL(None, use_errno=True)
 # One thread forks every child, and lives as long as the interpreter (see module doc).
 _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deskact-display-spawn")
@@ -239,7 +240,15 @@ class Display:
             self._attach()
             return self
         try:
-            self._start_xvfb()
+            try:
+                self._start_xvfb()
+            except DisplayError:
+                if self._fb_dir is None:
+                    raise
+                # Xvfb could not keep its screen in the file: once more, in its own memory.
+                self._forget_framebuffer()
+                self.framebuffer_file = False
+                self._start_xvfb()
             if self.window_manager:
                 self._start_wm()
             if self.vnc or self.vnc_web:
@@ -267,6 +276,13 @@ class Display:
 
             framebuffer.unregister(self.name)
             forget(self.name)  # cached screenshot connections; the number will be reused
+        self._forget_framebuffer()
+
+    def _forget_framebuffer(self) -> None:
+        """Stop any Xvfb of this display, then remove its screen file's folder."""
+        proc = self._procs.pop("xvfb", None)
+        if proc is not None:
+            _kill_group(proc)
         if self._fb_dir is not None:
             shutil.rmtree(self._fb_dir, ignore_errors=True)
             self._fb_dir = None
@@ -338,6 +354,16 @@ class Display:
             env["DISPLAY"] = self.name
         return env
 
+    def _framebuffer_dir(self) -> str | None:
+        """A root-only folder (mkdtemp) in /dev/shm for Xvfb's screen file (framebuffer.py), or None:
+        no /dev/shm, or too little room in it (a container's 64 MB, say), where Xvfb would die of
+        SIGBUS painting a page tmpfs cannot give; screenshots then ask the X server."""
+        if not self.framebuffer_file or not os.path.isdir(_SHM):
+            return None
+        if shutil.disk_usage(_SHM).free < 2 * (self.width * self.height * 4 + (1 << 20)):
+            return None
+        return tempfile.mkdtemp(prefix="deskact-fb-", dir=_SHM)
+
     def _start_xvfb(self) -> None:
         xvfb = shutil.which("Xvfb")
         if xvfb is None:
@@ -351,10 +377,8 @@ class Display:
             "-noreset",  # keep running when the last client disconnects
             "+extension", "RANDR",
         ]
-        if self.framebuffer_file:
-            # Screenshots read the screen from this file (framebuffer.py); mkdtemp makes it root-only.
-            shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
-            self._fb_dir = tempfile.mkdtemp(prefix="deskact-fb-", dir=shm)
+        self._fb_dir = self._framebuffer_dir()
+        if self._fb_dir is not None:
             argv += ["-fbdir", self._fb_dir]
         try:
             proc = _spawn(argv, self._child_env(), pass_fds=[write_fd])

@@ -92,3 +92,22 @@ def test_a_file_that_is_not_a_32_bit_screen_is_refused(tmp_path: Path) -> None:
     junk.write_bytes(b"\0" * 4096)
     assert framebuffer.Framebuffer.open(junk) is None
     assert framebuffer.Framebuffer.open(tmp_path / "missing") is None
+
+
+def test_too_little_room_in_dev_shm_means_no_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    from collections import namedtuple
+
+    usage = namedtuple("usage", "total used free")
+    monkeypatch.setattr("deskact.runtime.world.display.shutil.disk_usage", lambda path: usage(64 << 20, 60 << 20, 4 << 20))
+    with Display(width=1920, height=1080, window_manager="") as display:
+        assert framebuffer.lookup(display.name) is None
+        assert decode(capture(display.name)).size == (1280, 720)
+
+
+def test_an_xvfb_that_cannot_make_its_file_starts_again_without_it(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = tmp_path / "removed"
+    monkeypatch.setattr(Display, "_framebuffer_dir", lambda self: str(gone) if self.framebuffer_file else None)
+    with Display(width=320, height=240, window_manager="") as display:
+        assert not display.framebuffer_file and framebuffer.lookup(display.name) is None
+        assert decode(capture(display.name)).size == (320, 240)
