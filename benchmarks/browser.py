@@ -20,12 +20,14 @@ processes that make worlds recount the weight too, so while the first mode's
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from deskact.runtime.config import Config
@@ -62,14 +64,25 @@ def set_weight(mode: str) -> str:
     return path.read_text().strip()
 
 
-def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool, weight: str = "") -> None:
-    base = Path(tempfile.mkdtemp(prefix="deskact-bench-browser-"))
+@contextlib.contextmanager
+def bench_world(config: Config, display: str, prefix: str) -> Iterator[tuple[Path, World]]:
+    """A started world on ``display`` with ws/, private/ and gold/ in a fresh folder (not timed);
+    closed and removed afterwards."""
+    base = Path(tempfile.mkdtemp(prefix=prefix))
     for d in ("ws", "private", "gold"):
         (base / d).mkdir()
     world = World(config, workspace=base / "ws", private_dir=base / "private", display=display)
     os.chown(base / "private", world.uid, world.uid)
     world.start()
     try:
+        yield base, world
+    finally:
+        world.close()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool, weight: str = "") -> None:
+    with bench_world(config, display, "deskact-bench-browser-") as (base, world):
         ctx = StepContext(workspace=base / "ws", files=SUITE_FILES, home=base / "ws", gold=base / "gold",
                           task_id="bench", world=world, display=display, config=config)
         if serve:
@@ -113,9 +126,6 @@ def one(display: str, config: Config, rows: dict[str, list[float]], serve: bool,
             verdict = run_judge("browser.bookmark", {"name": "x", "present": False}, ctx)
             rows["judge browser.bookmark (closes Chromium, reads the file)"].append(time.perf_counter() - start)
             assert verdict.passed, verdict.feedback
-    finally:
-        world.close()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def start_to_devtools(display: str, template: bool) -> float:

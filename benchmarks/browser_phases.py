@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+from browser import bench_world  # benchmarks/browser.py, beside this script
 from deskact.reset_scripts import _x11
 from deskact.runtime.config import Config
 from deskact.runtime.run.steps import StepContext, run_reset
@@ -41,12 +40,11 @@ def timed(marks: dict[str, float], name: str, fn: Any) -> Any:
 
 
 def one(display: str, config: Config, rows: dict[str, list[float]]) -> None:
-    base = Path(tempfile.mkdtemp(prefix="deskact-bench-phases-"))
-    for d in ("ws", "private", "gold"):
-        (base / d).mkdir()
-    world = World(config, workspace=base / "ws", private_dir=base / "private", display=display)
-    os.chown(base / "private", world.uid, world.uid)
-    world.start()
+    with bench_world(config, display, "deskact-bench-phases-") as (base, world):
+        timed_open(display, config, rows, base, world)
+
+
+def timed_open(display: str, config: Config, rows: dict[str, list[float]], base: Path, world: World) -> None:
     marks: dict[str, float] = {}
     originals = (session.ensure_profile, world.spawn, chromium._wait_port, _x11.wait_for_window)
     session.ensure_profile = timed(marks, "profile copy", session.ensure_profile)
@@ -75,8 +73,6 @@ def one(display: str, config: Config, rows: dict[str, list[float]]) -> None:
         rows["total"].append(marks["total"] - start)
     finally:
         session.ensure_profile, world.spawn, chromium._wait_port, _x11.wait_for_window = originals
-        world.close()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def main() -> None:
