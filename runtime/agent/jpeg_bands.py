@@ -32,6 +32,8 @@ from math import lcm
 SOF0, SOS, DRI, RST0, EOI = 0xC0, 0xDA, 0xDD, 0xD0, 0xD9
 MCU_HEIGHT = {"420": 16, "422": 8, "444": 8}
 MCU_WIDTH = {"420": 16, "422": 16, "444": 8}
+# The bands other than the caller's; its threads start on first use, up to capture_threads' bound.
+_POOL = ThreadPoolExecutor(max_workers=8, thread_name_prefix="deskact-capture")
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def split(src_height: int, height: int, count: int, subsampling: str) -> list[Ba
 
 def run_bands(bands: Sequence[Band], encode: Callable[[Band], bytes]) -> list[bytes]:
     """``encode`` each band, all but the last on the pool, the last in the calling thread."""
-    futures: list[Future[bytes]] = [_pool().submit(encode, band) for band in bands[:-1]]
+    futures: list[Future[bytes]] = [_POOL.submit(encode, band) for band in bands[:-1]]
     last = encode(bands[-1])
     return [future.result() for future in futures] + [last]
 
@@ -74,7 +76,8 @@ def join(parts: Sequence[bytes], width: int, height: int, subsampling: str) -> b
     first = headers[0]
     if not any(marker == SOF0 for marker, _, _ in first):
         return None  # not baseline: restart markers are only joined for baseline scans here
-    if any(_tables(h, part) != _tables(first, parts[0]) for h, part in zip(headers, parts)):
+    tables = _tables(first, parts[0])
+    if any(_tables(h, part) != tables for h, part in zip(headers[1:], parts[1:])):
         return None
     mcus_per_row = -(-width // MCU_WIDTH[subsampling])
     interval = mcus_per_row * (-(-_height(first, parts[0]) // MCU_HEIGHT[subsampling]))
@@ -120,13 +123,3 @@ def _tables(segments: list[tuple[int, int, int]], data: bytes) -> bytes:
 def _height(segments: list[tuple[int, int, int]], data: bytes) -> int:
     start = next(start for marker, start, _ in segments if marker == SOF0)
     return int(struct.unpack_from(">H", data, start + 5)[0])
-
-
-_executor: ThreadPoolExecutor | None = None
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="deskact-capture")
-    return _executor
