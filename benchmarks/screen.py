@@ -27,9 +27,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import mss
-
 import legibility
+import mss
 from deskact.runtime.agent import frames
 from deskact.runtime.agent.observation import (
     Grabber,
@@ -144,16 +143,11 @@ def agentstudio_capture(sct: Any) -> bytes:
     Pillow image of it, full-size JPEG q75, base64. It asks the X server for the frame, as every
     grab through mss does; deskact reads Xvfb's framebuffer file instead (framebuffer.py)."""
     shot = sct.grab(sct.monitors[0])
-    img = Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX")
-    buf = io.BytesIO()
-    img.save(buf, format="JPEG", quality=75)
-    return base64.b64encode(buf.getvalue())
+    return agentstudio_encode(Image.frombytes("RGB", shot.size, shot.bgra, "raw", "BGRX"))
 
 
-def agentstudio_encode(grabber: Grabber) -> bytes:
-    """AgentStudio's encode (RGB Pillow image, full-size JPEG q75, base64) on deskact's zero-copy
-    shared-memory grab: the anchor of earlier runs, kinder to AgentStudio than its own grab."""
-    img, _ = grabber.grab()
+def agentstudio_encode(img: Image.Image) -> bytes:
+    """AgentStudio's encode of a grab: full-size JPEG q75 (Pillow), base64."""
     buf = io.BytesIO()
     img.save(buf, format="JPEG", quality=75)
     return base64.b64encode(buf.getvalue())
@@ -181,7 +175,9 @@ def compare(repeat: int) -> None:
             x_grab = Grabber(display.name, include_cursor=True, framebuffer=False)
             paths: dict[str, Callable[[], bytes]] = {
                 "AgentStudio (anchor: mss grab, as its ScreenRecorder)": lambda: agentstudio_capture(sct),
-                "AgentStudio's encode on a zero-copy X grab (earlier anchor)": lambda: agentstudio_encode(x_grab),
+                # the anchor of earlier runs, kinder to AgentStudio than its own grab
+                "AgentStudio's encode on a zero-copy X grab (earlier anchor)": lambda: agentstudio_encode(
+                    x_grab.grab()[0]),
             }
             for name, cfg in configs.items():
                 paths[name] = lambda c=cfg: base64.b64encode(capture(display.name, c).image.data)
