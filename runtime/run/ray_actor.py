@@ -104,7 +104,7 @@ class TaskActor:
         """What a fresh actor's first task would otherwise start in series, started while the actor
         waits for it: the display, services and kernel pool (the kernels boot in the fork server, in
         parallel with what follows), then the reset steps and judges (importing every built-in step
-        module costs about 0.5-0.7 s of CPU). On a thread-backend run the driver process has
+        module costs about 0.25 s of CPU, their heavy libraries left to first use). On a thread-backend run the driver process has
         imported them already while loading the tasks; an actor is a new process."""
         _unblock_sigint()  # threads this one starts (pool filler, spawners) inherit the mask
         with contextlib.suppress(Exception):  # the first task that needs it reports the failure
