@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 from deskact.runtime.world import cgroups
 from deskact.runtime.world.display import Display
 from deskact.runtime.world.world import World

@@ -21,7 +21,7 @@ from typing import Any
 from browser import bench_world  # benchmarks/browser.py, beside this script
 from deskact.reset_scripts import _x11
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_reset
 from deskact.runtime.world import cgroups
 from deskact.runtime.world.display import Display
 from deskact.runtime.world.world import World

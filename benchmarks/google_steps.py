@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, load_plugins, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, load_plugins, run_judge, run_reset
 from deskact.toolkits.base import ServiceContext
 from deskact.toolkits.google.service import google_service
 

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 from PIL import Image, ImageDraw
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, load_plugins, run_reset
+from deskact.runtime.tasks.steps import StepContext, load_plugins, run_reset
 from deskact.toolkits.base import ServiceContext
 from deskact.toolkits.web import toolkit
 from deskact.toolkits.web.service import web_service

@@ -8,7 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import Verdict
+from ..runtime.tasks.steps import Verdict
 
 
 def _compiles(pattern: str) -> str:

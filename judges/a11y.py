@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..reset_scripts._common import clip
 from ..runtime.agent import a11y
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ..runtime.world.a11y_bus import BUS_SOCKET, world_uids
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex
 
 

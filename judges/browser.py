@@ -22,7 +22,7 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Literal
 
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
 from ..toolkits.browser.cdp import CDPError, DevTools

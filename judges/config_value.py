@@ -17,7 +17,7 @@ from typing import Any, Literal
 import yaml
 
 from ..reset_scripts._common import clip, shown
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex
 
 Format = Literal["auto", "ini", "toml", "json", "yaml"]

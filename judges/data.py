@@ -8,7 +8,7 @@ import zipfile
 from typing import Any
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .xlsx import cell_equal
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text, normalize
 
 Alignment = Literal["left", "center", "right", "justify"]

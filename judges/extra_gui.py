@@ -19,7 +19,7 @@ from Xlib import error as xerror
 
 from ..reset_scripts._common import clip
 from ..reset_scripts._x11 import Window, list_windows
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
 def _fraction_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:

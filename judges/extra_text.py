@@ -9,7 +9,7 @@ that differs so the agent can act on it.
 from __future__ import annotations
 
 from ..reset_scripts._common import clip, gold_file
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
 def _lines(text: str) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Annotated
 from pydantic import AfterValidator
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .xlsx import _CELL
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from ..reset_scripts._accounts import group_id, group_name, owner, user_id, user_name
 from ..reset_scripts._common import FileMode, clip, gold_file, shown
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
 
 

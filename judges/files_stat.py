@@ -11,7 +11,7 @@ import stat
 from datetime import datetime
 
 from ..reset_scripts._common import FileMode, shown
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .files import files_owner
 
 

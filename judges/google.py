@@ -26,7 +26,7 @@ from ..reset_scripts.google import (
     label_ids,
     list_all,
 )
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ..toolkits.google import when
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from ..reset_scripts._common import clip
 from ..reset_scripts.google import MIME_SHORT, calendar_id, clients, drive_find, list_all
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .google import _events, _find_by_title, _lower_set, _missing_doc, _nearest
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 Alignment = Literal["left", "center", "right", "justify"]
 _ALGN = {"l": "left", "ctr": "center", "r": "right", "just": "justify", "dist": "justify",

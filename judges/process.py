@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..reset_scripts._accounts import user_id, user_name
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex
 
 _SELECTORS = ("name", "cmdline", "cmdline_regex")

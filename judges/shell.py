@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..reset_scripts._common import clip, short
 from ..reset_scripts.shell import Where, run_shell
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
 
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..reset_scripts.site import App, site
-from ..runtime.run.steps import StepContext, StepFailed, Verdict, judge
+from ..runtime.tasks.steps import StepContext, StepFailed, Verdict, judge
 
 _READ_ONLY = re.compile(r"^\s*(SELECT|WITH)\b", re.IGNORECASE)
 

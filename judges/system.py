@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..reset_scripts._accounts import accounts, groups
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 DPKG_STATUS = "/var/lib/dpkg/status"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..reset_scripts._common import clip
 from ..reset_scripts._terminal_log import plain_text, transcript_path
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._common import Regex, check_text
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..reset_scripts._common import clip
 from ..reset_scripts._x11 import list_windows
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
 @judge("windows.title")

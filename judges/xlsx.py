@@ -12,7 +12,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator
 
 from ..reset_scripts._common import clip
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._libreoffice import recalculated_copy
 
 _CELL = re.compile(r"^(?:(?P<sheet>[^!]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]+)$")

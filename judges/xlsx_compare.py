@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..reset_scripts._common import gold_file
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._libreoffice import recalculated_copy
 from .xlsx import _formula_key, cell_equal, show_cell
 

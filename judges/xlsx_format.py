@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 # openpyxl is imported where used (by then ``_sheet`` has loaded it): it costs 80-230 ms at
 # import, and every run imports every judge module (each Ray actor process too).
-from ..runtime.run.steps import StepContext, Verdict, judge
+from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .xlsx import show_cell
 
 

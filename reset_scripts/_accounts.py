@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..runtime.run.steps import StepContext
+from ..runtime.tasks.steps import StepContext
 from ..runtime.world.world import ID_COUNT
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
 
-from ..runtime.run.steps import StepContext, StepFailed
+from ..runtime.tasks.steps import StepContext, StepFailed
 
 
 def _parse_mode(value: Any) -> int:

@@ -14,7 +14,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from ..runtime.run.steps import StepContext
+from ..runtime.tasks.steps import StepContext
 
 _CSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _OSC = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")

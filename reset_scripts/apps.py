@@ -19,7 +19,7 @@ from typing import Any
 
 import psutil
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.gui.app_env import app_env, world_app_env
 from . import _x11
 

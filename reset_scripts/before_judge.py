@@ -15,7 +15,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from . import _x11
 from .apps import apps_kill
 

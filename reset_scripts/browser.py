@@ -13,7 +13,7 @@ import subprocess
 import time
 from typing import Any
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
 from ..toolkits.browser.cdp import CDPError, _socket_in

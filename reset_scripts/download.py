@@ -16,7 +16,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ._common import FileMode, give_to_world, make_dirs, step_path
 
 _CHUNK = 1 << 16

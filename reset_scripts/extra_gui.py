@@ -20,7 +20,7 @@ import time
 from Xlib import display as xdisplay
 from Xlib import error as xerror
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from . import _x11
 from ._terminal_log import transcript_path
 from .apps import launch

@@ -15,7 +15,7 @@ import zipfile
 from datetime import datetime
 from pathlib import Path
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ._accounts import accounts, group_id, host_id, user_id
 from ._common import FileMode, fixture, give_to_world, make_dirs, step_path
 

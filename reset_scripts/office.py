@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 
 Alignment = Literal["left", "center", "right", "justify"]
 

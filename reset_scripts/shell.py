@@ -9,7 +9,7 @@ import tempfile
 from contextlib import nullcontext
 from typing import IO, Literal
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ._common import clip
 
 Where = Literal["host", "world"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..runtime.run.steps import StepContext, StepFailed, reset_step
+from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 
 
 @reset_step("world.require")

@@ -10,7 +10,7 @@ import pytest
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from deskact.runtime.run.steps import StepContext
+    from deskact.runtime.tasks.steps import StepContext
     from deskact.runtime.world.display import Display
     from deskact.toolkits.base import ServiceHandle
 
@@ -51,7 +51,7 @@ def no_orphan_kernels() -> _Iterator[None]:
 @pytest.fixture
 def ctx(tmp_path: "Path") -> "StepContext":
     """A workspace, a fixture folder and a gold folder, all empty."""
-    from deskact.runtime.run.steps import StepContext
+    from deskact.runtime.tasks.steps import StepContext
 
     for d in ("ws", "files", "gold", "home"):
         (tmp_path / d).mkdir()
@@ -76,7 +76,7 @@ def g(ctx: "StepContext", handle: "ServiceHandle") -> "StepContext":
     from dataclasses import replace
 
     from deskact.runtime.config import Config
-    from deskact.runtime.run.steps import run_reset
+    from deskact.runtime.tasks.steps import run_reset
 
     gctx = replace(ctx, services={"google": handle.host}, config=Config())
     run_reset("google.reset", {}, gctx)
@@ -90,7 +90,7 @@ def wctx(tmp_path: "Path") -> _Iterator["StepContext"]:
     import os
 
     from deskact.runtime.config import Config
-    from deskact.runtime.run.steps import StepContext
+    from deskact.runtime.tasks.steps import StepContext
     from deskact.runtime.world.world import World, world_status
 
     ok, why = world_status()

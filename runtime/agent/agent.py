@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from ..config import Config
 from ..errors import KernelError, ModelError
 from ..execution import ExecResult, Image
-from ..run.tasks import Task
+from ..tasks.task import Task
 from .models.base import Message, Model, Usage
 from .parsing import extract_code
 from .prompting import render

@@ -12,7 +12,7 @@ import yaml
 from pydantic import BaseModel, Field
 
 from ..errors import DeskactError
-from ..run import steps
+from ..tasks import steps
 
 Source = Literal["osworld", "agentstudio"]
 SUITE_FILE = "imported.yaml"
@@ -122,7 +122,7 @@ def mirrored(url: str, mirrors: dict[str, str]) -> str:
 def fetch_gold(url: str, task_id: str, name: str, opts: ImportOptions) -> str:
     """Download an expected file to SUITE/gold/<task_id>/<name>; returns the judge's reference path."""
     from ...reset_scripts.download import fetch
-    from ..run.steps import StepFailed
+    from ..tasks.steps import StepFailed
 
     if not opts.fetch_gold:
         raise Untranslatable(f"gold file: the expected file {url} is not fetched (--no-fetch-gold)")

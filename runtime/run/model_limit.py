@@ -16,7 +16,7 @@ from ..agent.models.base import Message, Model, ModelReply
 from ..config import Config
 
 if TYPE_CHECKING:
-    from .tasks import Task
+    from ..tasks.task import Task
 
 
 class Slots(Protocol):

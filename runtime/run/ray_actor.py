@@ -35,9 +35,9 @@ from ..world import kernel
 from .model_limit import SlotsFactory, limit_model, local_slots
 from .results import TaskResult
 from .runner import Stop, run_task
-from .steps import load_plugins
+from ..tasks.steps import load_plugins
 from .task_env import TaskEnv
-from .tasks import Task
+from ..tasks.task import Task
 from .worker import Worker
 
 WARM_JOIN_TIMEOUT = 60.0

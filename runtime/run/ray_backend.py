@@ -43,7 +43,7 @@ from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
 from .results import TaskResult
 from .runner import Run, RunOptions, _install_sigterm
-from .tasks import Task
+from ..tasks.task import Task
 from .trajectory import safe_name
 
 DISPLAY_RESOURCE = "deskact_display"

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..agent.models.base import Usage
-from .steps import Verdict
+from ..tasks.steps import Verdict
 
 Status = Literal["passed", "failed", "error", "invalid"]
 

@@ -28,11 +28,11 @@ from ..errors import DeskactError, TaskError
 from ..world import kernel
 from .epochs import EPOCH
 from .events import EventSink, RunEvent, ignore
-from .feedback import join_feedback
+from ..tasks.feedback import join_feedback
 from .model_limit import limit_model
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
-from .tasks import InvalidTask, Task, load_tasks
+from ..tasks.task import InvalidTask, Task, load_tasks
 from .trajectory import TrajectoryWriter, safe_name
 from .video import Recording, start_video
 from .worker import Worker

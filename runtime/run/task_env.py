@@ -21,8 +21,8 @@ from ..errors import DeskactError
 from ..execution import ExecResult
 from .a11y_env import a11y_text, start_a11y_bus
 from .results import PhaseTimes
-from .steps import StepContext, Verdict, run_judge, run_reset
-from .tasks import Task
+from ..tasks.steps import StepContext, Verdict, run_judge, run_reset
+from ..tasks.task import Task
 from .worker import Worker
 
 
@@ -81,7 +81,7 @@ class TaskEnv:
         )
 
     def expand(self, text: str) -> str:
-        from .steps import expand
+        from ..tasks.steps import expand
 
         return expand(text, self.context().placeholders())
 

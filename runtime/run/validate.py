@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from ..config import Config
 from .results import TaskResult
 from .runner import Run, RunOptions, select
-from .tasks import load_tasks
+from ..tasks.task import load_tasks
 
 
 class Problem(BaseModel):

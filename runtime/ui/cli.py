@@ -232,7 +232,7 @@ def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here i
     """Print the JSON Schema of the task format (shipped as task_suites/schema.json)."""
     import json
 
-    from ..run.tasks import json_schema
+    from ..tasks.task import json_schema
 
     text = json.dumps(json_schema(), indent=1) + "\n"
     if out:
@@ -244,7 +244,7 @@ def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here i
 @app.command("suites")
 def suites_cmd() -> None:
     """List the built-in suites (run or validate one by name from anywhere: deskact run os)."""
-    from ..run.suites import suite_infos
+    from ..tasks.suites import suite_infos
     from .suites_view import print_suites
 
     print_suites(Console(), suite_infos())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from ..run.suites import SuiteInfo
+from ..tasks.suites import SuiteInfo
 
 
 def _counts(counts: dict[str, int], limit: int = 6) -> str:

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
-from deskact.runtime.run.tasks import load_file
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.task import load_file
 
 pytestmark = [
     pytest.mark.display,

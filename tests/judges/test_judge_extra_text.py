@@ -1,4 +1,4 @@
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
 
 
 def j(ctx: StepContext, **params: object) -> Verdict:

@@ -1,6 +1,6 @@
 import openpyxl
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge
 
 
 def j(ctx: StepContext, **params: object) -> Verdict:

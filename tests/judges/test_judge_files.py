@@ -1,7 +1,7 @@
 import json
 
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge
 
 
 def j(judge_name: str, ctx: StepContext, **params: object) -> Verdict:

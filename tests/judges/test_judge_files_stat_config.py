@@ -7,7 +7,7 @@ import time
 from dataclasses import replace
 
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge
 
 
 def j(name: str, ctx: StepContext, **params: object) -> Verdict:

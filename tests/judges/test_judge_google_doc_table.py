@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge, run_reset
 
 
 def j(g: StepContext, **params: object) -> Verdict:

@@ -6,7 +6,7 @@ import base64
 from email.message import EmailMessage
 from typing import Any
 
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge, run_reset
 
 
 def j(judge_name: str, g: StepContext, **params: object) -> Verdict:

@@ -3,7 +3,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from deskact.judges.image import ssim
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge
 from PIL import Image, ImageDraw
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge, run_reset
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from pptx import Presentation
 from pptx.enum.text import PP_ALIGN

@@ -5,7 +5,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")]

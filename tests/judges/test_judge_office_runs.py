@@ -6,7 +6,7 @@ from pathlib import Path
 
 import docx
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
 from docx.enum.text import WD_ALIGN_PARAGRAPH
 from docx.shared import Pt, RGBColor
 from pptx import Presentation

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, load_plugins, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, load_plugins, run_judge, run_reset
 from deskact.toolkits.base import ServiceContext
 from deskact.toolkits.web.service import web_service
 
@@ -115,7 +115,7 @@ def test_bad_params_are_errors_naming_the_value(sctx: StepContext, params: dict,
 
 
 def test_params_checked_when_the_task_loads() -> None:
-    from deskact.runtime.run.steps import lookup
+    from deskact.runtime.tasks.steps import lookup
 
     spec = lookup("judge", "site.state")
     with pytest.raises(ValueError, match="needs exactly one of query, table"):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from deskact.reset_scripts._terminal_log import plain_text
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 
 
 def test_plain_text_drops_escapes_and_applies_carriage_returns() -> None:

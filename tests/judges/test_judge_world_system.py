@@ -10,7 +10,7 @@ import time
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, Verdict, lookup, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge, run_reset
 
 
 def j(judge_name: str, ctx: StepContext, **params: object) -> Verdict:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
 
 
 def j(ctx: StepContext, **params: object) -> Verdict:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.worksheet.datavalidation import DataValidation
 

@@ -1,7 +1,7 @@
 from pathlib import Path
 
-from deskact.runtime.run.steps import REGISTRY, load_plugins
-from deskact.runtime.run.steps_doc import BEGIN, END, render_reference, update_doc
+from deskact.runtime.tasks.steps import REGISTRY, load_plugins
+from deskact.runtime.tasks.steps_doc import BEGIN, END, render_reference, update_doc
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "steps.md"
 
@@ -21,7 +21,7 @@ def test_committed_doc_is_up_to_date() -> None:
     text = DOC.read_text(encoding="utf-8")
     section = BEGIN + text.split(BEGIN, 1)[1].split(END, 1)[0] + END + "\n"
     assert section == render_reference(), (
-        "docs/steps.md is stale: run `.venv/bin/python -m deskact.runtime.run.steps_doc docs/steps.md`"
+        "docs/steps.md is stale: run `.venv/bin/python -m deskact.runtime.tasks.steps_doc docs/steps.md`"
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
-from deskact.runtime.run.steps import StepContext, StepFailed, lookup, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, lookup, run_reset
 from deskact.toolkits.google import when
 
 

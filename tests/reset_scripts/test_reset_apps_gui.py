@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from deskact.reset_scripts._x11 import list_windows
-from deskact.runtime.run.steps import StepContext, StepFailed, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, run_judge, run_reset
 
 pytestmark = [
     pytest.mark.display,
@@ -191,7 +191,7 @@ def test_windows_state_and_geometry(gctx: StepContext) -> None:
     v = run_judge("windows.state", {"contains": "nosuchwindow", "state": "normal"}, gctx)
     assert v.feedback.startswith("no window title contains 'nosuchwindow'; open windows: ")
     with pytest.raises(ValueError, match="must hold fractions of the screen"):
-        from deskact.runtime.run.steps import lookup
+        from deskact.runtime.tasks.steps import lookup
         lookup("judge", "windows.geometry").validate({"contains": "x", "box": [0, 0, 2, 1]})
 
 

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.steps import StepContext, StepFailed, lookup, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, lookup, run_reset
 
 BODY = b"col1,col2\n1,2\n" * 100
 

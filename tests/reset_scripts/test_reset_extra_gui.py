@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from deskact.reset_scripts._x11 import list_windows
-from deskact.runtime.run.steps import StepContext, StepFailed, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, run_reset
 
 pytestmark = [
     pytest.mark.display,

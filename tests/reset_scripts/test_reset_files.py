@@ -3,7 +3,7 @@ import time
 import zipfile
 
 import pytest
-from deskact.runtime.run.steps import StepContext, StepFailed, lookup, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, lookup, run_reset
 
 
 def test_mkdir_with_placeholder_and_parents(ctx: StepContext) -> None:

@@ -11,7 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.steps import StepContext, StepFailed, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, run_reset
 
 
 def sh(ctx: StepContext, cmd: str) -> str:
@@ -94,7 +94,7 @@ def test_without_a_world_only_the_workspace_is_written(ctx: StepContext, tmp_pat
 
 def test_a_mode_with_special_bits_survives_loading(ctx: StepContext) -> None:
     """Params are checked when the task loads, then parsed again when the step runs (setgid dirs)."""
-    from deskact.runtime.run.steps import lookup
+    from deskact.runtime.tasks.steps import lookup
 
     (ctx.workspace / "shared").mkdir()
     params = lookup("reset", "files.chmod").validate({"path": "shared", "mode": "2775"})

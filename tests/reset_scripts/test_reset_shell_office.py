@@ -2,7 +2,7 @@
 import docx
 import openpyxl
 import pytest
-from deskact.runtime.run.steps import StepContext, StepFailed, lookup, run_reset
+from deskact.runtime.tasks.steps import StepContext, StepFailed, lookup, run_reset
 from pptx import Presentation
 
 

@@ -6,7 +6,7 @@ checks catch a counterexample that is a copy of the reference or that never ends
 
 from __future__ import annotations
 
-from deskact.runtime.run.tasks import SUITES_DIR, load_tasks
+from deskact.runtime.tasks.task import SUITES_DIR, load_tasks
 
 MINIMUM_TASKS_WITH_COUNTEREXAMPLES = 60
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 
 import pytest
-from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
+from deskact.runtime.tasks.task import SUITES_DIR, Task, load_tasks
 
 OPTION_KEYS = {"a", "x", "c", "m", "w"}
 """Mnemonics of the dialog's options and fields (replace all, regex, case, whole word, replace with)."""

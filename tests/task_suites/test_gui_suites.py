@@ -22,8 +22,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.steps import StepContext, Verdict, run_judge, run_reset
-from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge, run_reset
+from deskact.runtime.tasks.task import SUITES_DIR, Task, load_tasks
 
 GUI_SUITES = {"os_gui": 15, "editor": 10}
 """Suite -> the minimum number of tasks issue 5 asks for."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from deskact.runtime.run.tasks import SUITES_DIR, Task, load_tasks
+from deskact.runtime.tasks.task import SUITES_DIR, Task, load_tasks
 
 MINIMUM_TASKS = {"os": 25, "office": 25, "os_gui": 15, "editor": 10, "os_admin": 15, "browser": 20,
                  "osworld_port": 25, "agentstudio_port": 15}

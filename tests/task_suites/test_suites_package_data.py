@@ -10,7 +10,7 @@ from __future__ import annotations
 import glob
 import tomllib
 
-from deskact.runtime.run.tasks import SUITES_DIR
+from deskact.runtime.tasks.task import SUITES_DIR
 
 ROOT = SUITES_DIR.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())

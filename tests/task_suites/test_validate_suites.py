@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.tasks import SUITES_DIR
+from deskact.runtime.tasks.task import SUITES_DIR
 from deskact.runtime.run.validate import validate
 
 SUITES = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))

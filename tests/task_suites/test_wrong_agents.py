@@ -16,7 +16,7 @@ import pytest
 import yaml
 from deskact.runtime.config import Config
 from deskact.runtime.run.runner import Run, RunOptions
-from deskact.runtime.run.tasks import SUITES_DIR
+from deskact.runtime.tasks.task import SUITES_DIR
 
 # task id -> (suite, wrong code, judge that must fail)
 WRONG: dict[str, tuple[str, str, str]] = {

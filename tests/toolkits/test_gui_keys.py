@@ -14,7 +14,7 @@ from pathlib import Path
 import psutil
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_reset
 from deskact.runtime.world.display import Display
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...runtime.run.steps import StepContext, StepFailed
+from ...runtime.tasks.steps import StepContext, StepFailed
 from ..gui.app_env import GUI_APP_ENV, app_env
 from . import chromium
 from .cdp import CDPError, DevTools

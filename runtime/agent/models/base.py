@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from ...execution import Image
 
 if TYPE_CHECKING:
-    from ...run.tasks import Task
+    from ...tasks.task import Task
 
 
 class Message(BaseModel):

@@ -17,7 +17,7 @@ from ...errors import ModelError
 from .base import Message, Model, ModelReply, Usage
 
 if TYPE_CHECKING:
-    from ...run.tasks import Task
+    from ...tasks.task import Task
 
 EXIT_REPLY = "```python\nexit()\n```"
 

@@ -7,7 +7,7 @@ from deskact.runtime.agent.agent import Episode
 from deskact.runtime.agent.models.offline import Scripted
 from deskact.runtime.config import Config
 from deskact.runtime.execution import ExecResult, Image
-from deskact.runtime.run.tasks import parse_task
+from deskact.runtime.tasks.task import parse_task
 
 TREE = "Accessibility tree of the active window:\n[0] frame 'Editor' active (0,0 640x400)"
 

@@ -13,7 +13,7 @@ from deskact.runtime.execution import Image
 from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.agent.models import make_model
 from deskact.runtime.agent.models.offline import Scripted
-from deskact.runtime.run.tasks import Task, parse_task
+from deskact.runtime.tasks.task import Task, parse_task
 
 sys.path.insert(0, str(Path(__file__).parent / "models"))
 from fake_servers import FakeOpenAIServer  # noqa: E402

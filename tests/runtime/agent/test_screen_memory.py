@@ -9,7 +9,7 @@ from deskact.runtime.agent.models.offline import Scripted
 from deskact.runtime.agent.screen_memory import UNCHANGED_NOTE, ScreenMemory
 from deskact.runtime.config import Config
 from deskact.runtime.execution import Image
-from deskact.runtime.run.tasks import parse_task
+from deskact.runtime.tasks.task import parse_task
 from deskact.runtime.world.kernel import KernelSession
 from PIL import Image as PILImage
 

@@ -10,7 +10,7 @@ import yaml
 from deskact.runtime.importers import ImportOptions, ImportReport
 from deskact.runtime.importers.agentstudio import RECIPIENT, import_agentstudio, text
 from deskact.runtime.importers.common import SUITE_FILE, ImportError_, Untranslatable
-from deskact.runtime.run.tasks import load_tasks
+from deskact.runtime.tasks.task import load_tasks
 
 TASKS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks"
 

@@ -11,7 +11,7 @@ import yaml
 from deskact.runtime.importers import ImportOptions, ImportReport
 from deskact.runtime.importers.common import REPORT_JSON, REPORT_MD, SUITE_FILE, ImportError_
 from deskact.runtime.importers.osworld import import_osworld, shell_text, vm_path
-from deskact.runtime.run.tasks import load_tasks
+from deskact.runtime.tasks.task import load_tasks
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "osworld" / "examples"
 NETINCOME_GOLD = "1J94ijzCqrop6eoKAelatAEP98FvbsrTU"

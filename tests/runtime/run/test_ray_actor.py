@@ -8,7 +8,7 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.run.ray_actor import TaskActor
 from deskact.runtime.run.ray_backend import _Job, most_common_toolkits
-from deskact.runtime.run.tasks import load_tasks
+from deskact.runtime.tasks.task import load_tasks
 
 SUITE = """
 tasks:

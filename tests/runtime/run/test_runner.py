@@ -15,7 +15,7 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.run.results import read_results
 from deskact.runtime.run.runner import Run, RunOptions
-from deskact.runtime.run.steps import REGISTRY, StepContext, Verdict, judge
+from deskact.runtime.tasks.steps import REGISTRY, StepContext, Verdict, judge
 
 
 @pytest.fixture(autouse=True)

@@ -4,7 +4,7 @@ from textwrap import dedent
 
 import pytest
 
-from deskact.runtime.run.tasks import SUITES_DIR, json_schema, load_tasks
+from deskact.runtime.tasks.task import SUITES_DIR, json_schema, load_tasks
 
 GOOD = """
 id: t-mkdir

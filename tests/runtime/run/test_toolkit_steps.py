@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from deskact.runtime.errors import ToolkitError
 from deskact.runtime.run import toolkit_steps
-from deskact.runtime.run.steps import REGISTRY
-from deskact.runtime.run.tasks import load_tasks
-from deskact.runtime.run.toolkit_steps import load_toolkit_steps
+from deskact.runtime.tasks.steps import REGISTRY
+from deskact.runtime.tasks.task import load_tasks
+from deskact.runtime.tasks.toolkit_steps import load_toolkit_steps
 from deskact.runtime.ui.cli import app
 from typer.testing import CliRunner
 
@@ -26,7 +26,7 @@ broken = Toolkit(name="broken", module="greeter_tk", exports=["hello"], plugins=
 '''
 
 STEPS = '''
-from deskact.runtime.run.steps import StepContext, Verdict, judge
+from deskact.runtime.tasks.steps import StepContext, Verdict, judge
 
 @judge("greeter.said")
 def greeter_said(ctx: StepContext, text: str) -> Verdict:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.tasks import load_tasks
+from deskact.runtime.tasks.task import load_tasks
 from deskact.runtime.run.validate import counterexample_passes, validate
 
 SUITE = r"""

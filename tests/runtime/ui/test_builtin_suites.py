@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.errors import TaskError
-from deskact.runtime.run.suites import builtin_suites, resolve_suite_path, suite_infos
-from deskact.runtime.run.tasks import SUITES_DIR, load_tasks
+from deskact.runtime.tasks.suites import builtin_suites, resolve_suite_path, suite_infos
+from deskact.runtime.tasks.task import SUITES_DIR, load_tasks
 from deskact.runtime.ui.cli import app
 from typer.testing import CliRunner
 

@@ -4,7 +4,7 @@ README's first command (the `os` suite, 47 tasks, ~20 tags) prints a short log."
 from __future__ import annotations
 
 from deskact.runtime.run.results import TaskResult
-from deskact.runtime.run.tasks import load_tasks
+from deskact.runtime.tasks.task import load_tasks
 from deskact.runtime.ui.views import print_summary
 from rich.console import Console
 

@@ -14,7 +14,7 @@ import pytest
 from deskact.runtime.agent import a11y
 from deskact.runtime.agent.observation import capture
 from deskact.runtime.config import Config, ObservationConfig
-from deskact.runtime.run.steps import StepContext, run_judge
+from deskact.runtime.tasks.steps import StepContext, run_judge
 from deskact.runtime.world import a11y_bus
 from deskact.runtime.world.display import Display
 from deskact.runtime.world.world import World, world_status

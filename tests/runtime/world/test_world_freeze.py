@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext
+from deskact.runtime.tasks.steps import StepContext
 from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.world.world import world_status
 

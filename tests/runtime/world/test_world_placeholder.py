@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from deskact.runtime.run.steps import StepContext
+from deskact.runtime.tasks.steps import StepContext
 
 
 def sh(ctx: StepContext, cmd: str) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 import deskact
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.tasks import Step, Task
+from deskact.runtime.tasks.task import Step, Task
 from deskact.runtime.world import kernel
 from deskact.runtime.world.base import kernel_side_paths
 from deskact.runtime.world.world import ID_COUNT, world_status

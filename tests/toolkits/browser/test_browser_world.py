@@ -14,9 +14,9 @@ from typing import Any
 
 import deskact
 import pytest
-from deskact.runtime.run.steps import Verdict, run_judge
+from deskact.runtime.tasks.steps import Verdict, run_judge
 from deskact.runtime.run.task_env import TaskEnv
-from deskact.runtime.run.tasks import Step, Task
+from deskact.runtime.tasks.task import Step, Task
 from deskact.runtime.run.worker import Worker
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "runtime" / "world"))
@@ -203,7 +203,7 @@ def test_close_step_closes_the_browser_as_a_person_would(worker: Worker) -> None
     profile (a bookmark the agent added is on disk); a second close finds none running and is fine."""
     import json
 
-    from deskact.runtime.run.steps import run_reset
+    from deskact.runtime.tasks.steps import run_reset
     from deskact.toolkits.browser import session
 
     task = browser_task("t-browser-close", ("browser.open", {"urls": [f"{SITE}/team.html"]}))

@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 from deskact.runtime.world.kernel import KernelSession
 from deskact.toolkits.base import ServiceContext, ServiceHandle
 from deskact.toolkits.google.client import build_service

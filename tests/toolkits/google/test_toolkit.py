@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ToolkitError
-from deskact.runtime.run.steps import StepContext, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 from deskact.runtime.world.kernel import KernelSession
 from deskact.toolkits.base import ServiceContext, ServiceHandle, load_toolkit
 from deskact.toolkits.google import api, toolkit
@@ -159,7 +159,7 @@ GOOGLE_SUITES = ("google_calendar", "gmail", "google_drive", "google_sheets", "g
 
 def test_google_suites_are_api_tasks_that_start_from_a_reset() -> None:
     """Running them is `deskact validate` (tests/task_suites/test_validate_suites.py); this is the static part."""
-    from deskact.runtime.run.tasks import SUITES_DIR, load_tasks
+    from deskact.runtime.tasks.task import SUITES_DIR, load_tasks
 
     result = load_tasks([SUITES_DIR / s for s in GOOGLE_SUITES])
     assert not result.invalid, "\n".join(map(str, result.invalid))

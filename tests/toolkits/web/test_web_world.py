@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.run.steps import StepContext, load_plugins, run_judge, run_reset
+from deskact.runtime.tasks.steps import StepContext, load_plugins, run_judge, run_reset
 from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.world.world import world_status
 from deskact.toolkits.base import ServiceContext, ServiceHandle

@@ -11,7 +11,7 @@ from deskact.runtime.agent.models import Message, make_model
 from deskact.runtime.agent.models.offline import EXIT_REPLY, Explore, explore_code
 from deskact.runtime.agent.parsing import extract_code
 from deskact.runtime.config import Config
-from deskact.runtime.run.tasks import Task
+from deskact.runtime.tasks.task import Task
 
 TASK = Task(id="t-count", instruction="Count the lines of ${WORKSPACE}/logs/app.log.", judge=[])
 

@@ -22,7 +22,7 @@ from deskact.runtime.agent.parsing import extract_code
 from deskact.runtime.config import Config
 from deskact.runtime.errors import ModelError
 from deskact.runtime.execution import Image
-from deskact.runtime.run.tasks import Task
+from deskact.runtime.tasks.task import Task
 
 HI = [Message(role="user", text="go")]
 REFERENCE = "!mkdir -p reports\n%ls\nprint('made')\nexit()"

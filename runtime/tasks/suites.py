@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from ..errors import TaskError
-from .tasks import SUITES_DIR, load_tasks
+from .task import SUITES_DIR, load_tasks
 
 
 def builtin_suites() -> dict[str, Path]:

@@ -1,0 +1,94 @@
+"""Old import paths that keep working, with a DeprecationWarning.
+
+Modules move as the layout improves; code written against an earlier release
+(a toolkit package, a notebook, a plugin judge) must not break on the day they
+do. Each entry maps an old dotted path to where the module lives now. Importing
+the old path warns once and returns the new module itself (not a copy), so
+monkeypatching and registries see one object. A prefix entry covers a whole
+moved package: ``deskact.runtime.models.base`` follows ``deskact.runtime.models``.
+
+Add a line here whenever you move a public or documented module.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import warnings
+from types import ModuleType
+
+MOVED: dict[str, str] = {
+    # Layout of release 0.1 (one flat runtime/ folder).
+    "deskact.runtime.steps": "deskact.runtime.tasks.steps",
+    "deskact.runtime.steps_doc": "deskact.runtime.tasks.steps_doc",
+    "deskact.runtime.models": "deskact.runtime.agent.models",
+    "deskact.runtime.observation": "deskact.runtime.agent.observation",
+    "deskact.runtime.parsing": "deskact.runtime.agent.parsing",
+    "deskact.runtime.prompting": "deskact.runtime.agent.prompting",
+    "deskact.runtime.confirm": "deskact.runtime.agent.confirm",
+    "deskact.runtime.results": "deskact.runtime.run.results",
+    "deskact.runtime.runner": "deskact.runtime.run.runner",
+    "deskact.runtime.task_env": "deskact.runtime.run.task_env",
+    "deskact.runtime.trajectory": "deskact.runtime.run.trajectory",
+    "deskact.runtime.validate": "deskact.runtime.run.validate",
+    "deskact.runtime.worker": "deskact.runtime.run.worker",
+    "deskact.runtime.cli": "deskact.runtime.ui.cli",
+    "deskact.runtime.doctor": "deskact.runtime.ui.doctor",
+    "deskact.runtime.exec_code": "deskact.runtime.ui.exec_code",
+    "deskact.runtime.notebook": "deskact.runtime.ui.notebook",
+    "deskact.runtime.report": "deskact.runtime.ui.report",
+    # The task format and step API left runtime/run/ for their own package.
+    "deskact.runtime.run.tasks": "deskact.runtime.tasks.task",
+    "deskact.runtime.run.suites": "deskact.runtime.tasks.suites",
+    "deskact.runtime.run.steps": "deskact.runtime.tasks.steps",
+    "deskact.runtime.run.steps_doc": "deskact.runtime.tasks.steps_doc",
+    "deskact.runtime.run.feedback": "deskact.runtime.tasks.feedback",
+    "deskact.runtime.run.toolkit_steps": "deskact.runtime.tasks.toolkit_steps",
+}
+
+
+def _new_name(old: str) -> str | None:
+    if old in MOVED:
+        return MOVED[old]
+    for prefix, target in MOVED.items():
+        if old.startswith(prefix + "."):
+            return target + old[len(prefix):]
+    return None
+
+
+class _Alias(importlib.abc.Loader):
+    def __init__(self, old: str, new: str) -> None:
+        self.old, self.new = old, new
+        self.spec: importlib.machinery.ModuleSpec | None = None
+
+    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        warnings.warn(
+            f"{self.old} is deprecated and will be removed; import {self.new} "
+            "(or the public names in `deskact`) instead",
+            DeprecationWarning,
+            stacklevel=8,
+        )
+        module = importlib.import_module(self.new)
+        self.spec = module.__spec__
+        return module
+
+    def exec_module(self, module: ModuleType) -> None:
+        # The import system stamps the old name's spec on the module; give the
+        # module its own back. Nothing else to run: it is already executed.
+        module.__spec__ = self.spec
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname: str, path: object = None, target: object = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        new = _new_name(fullname)
+        if new is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, _Alias(fullname, new))
+
+
+def install() -> None:
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder())
