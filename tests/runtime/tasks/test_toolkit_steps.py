@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.errors import ToolkitError
-from deskact.runtime.run import toolkit_steps
+from deskact.runtime.tasks import toolkit_steps
 from deskact.runtime.tasks.steps import REGISTRY
 from deskact.runtime.tasks.task import load_tasks
 from deskact.runtime.tasks.toolkit_steps import load_toolkit_steps
