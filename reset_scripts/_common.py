@@ -1,129 +1,18 @@
-"""Helpers shared by the built-in reset steps and judges (host side only)."""
+"""The built-in reset steps' helpers now live in ``deskact.runtime.tasks.helpers`` (public, also
+exported from ``deskact``); this module keeps the old names importable."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-from typing import Annotated, Any
+from ..runtime.tasks.helpers import (
+    FileMode,
+    clip,
+    fixture,
+    give_to_world,
+    gold_file,
+    make_dirs,
+    short,
+    shown,
+    step_path,
+)
 
-from pydantic import BeforeValidator, PlainSerializer, WithJsonSchema
-
-from ..runtime.tasks.steps import StepContext, StepFailed
-
-
-def _parse_mode(value: Any) -> int:
-    """Accept "0644", "644", "0o644" (octal strings) or an int (YAML reads 0644 as 420).
-
-    An unquoted ``644`` arrives as the decimal 644 = 0o1204, which sets the sticky
-    bit: that is almost always a quoting mistake, so it is rejected.
-    """
-    if isinstance(value, bool):
-        raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")  # noqa: TRY004 - pydantic wants ValueError
-    if isinstance(value, int):
-        if value & ~0o777:
-            raise ValueError(
-                f"file mode {value} is not a permission mask; quote it as an octal string, e.g. \"0{value}\""
-            )
-        return value
-    if isinstance(value, str) and re.fullmatch(r"(0o?)?[0-7]{3,4}", value.strip()):
-        return int(value.strip().removeprefix("0o"), 8)
-    raise ValueError(f"file mode must be an octal string like \"0644\", got {value!r}")
-
-
-def _format_mode(value: int) -> str:
-    """Parsed params are saved (and parsed again when the step runs) as the octal string: an int
-    with setuid/setgid/sticky bits ("2775") could not pass ``_parse_mode``'s int check twice."""
-    return f"{value:04o}"
-
-
-FileMode = Annotated[
-    int,
-    BeforeValidator(_parse_mode),
-    PlainSerializer(_format_mode),
-    # Editors see what people write in YAML, not the parsed int.
-    WithJsonSchema({"anyOf": [{"type": "string", "pattern": "^(0o?)?[0-7]{3,4}$"},
-                              {"type": "integer", "minimum": 0, "maximum": 511}]}),
-]
-"""A permission mask written as an octal string ("0644") or a YAML octal int (0644)."""
-
-
-def clip(value: Any, limit: int = 200) -> str:
-    """repr() of a value cut to ``limit`` characters, saying how long it really was."""
-    text = repr(value)
-    if len(text) <= limit:
-        return text
-    length = f" ({len(value)} chars)" if isinstance(value, (str, bytes)) else ""
-    return text[: limit - 1] + "…" + length
-
-
-def fixture(ctx: StepContext, src: str) -> Path:
-    """A path inside the suite's fixture folder; refuses to escape it."""
-    root = ctx.files.resolve()
-    p = (root / src).resolve()
-    if p != root and root not in p.parents:
-        raise StepFailed(f"fixture path {src!r} leaves the fixture folder {root}")
-    if not p.exists():
-        raise StepFailed(f"fixture {src!r} not found in {root}")
-    return p
-
-
-def gold_file(ctx: StepContext, ref: str) -> Path:
-    """A judge's reference file: absolute, or in the suite's gold/ folder, else in its fixtures."""
-    p = Path(ref)
-    if p.is_absolute():
-        candidates = [p]
-    else:
-        candidates = [d / ref for d in (ctx.gold, ctx.files) if d is not None]
-    for c in candidates:
-        if c.exists():
-            return c
-    raise FileNotFoundError(f"reference file {ref!r} not found (looked in {', '.join(map(str, candidates))})")
-
-
-def short(text: str, limit: int = 80) -> str:
-    """``text`` itself (no quotes), cut to ``limit`` characters with an ellipsis."""
-    text = " ".join(text.split()) if "\n" in text else text
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# --- paths a step writes (in the task's world when it has one) ----------------------
-
-
-def _within(p: Path, base: Path) -> bool:
-    return p == base or base in p.parents
-
-
-def step_path(ctx: StepContext, value: str, step: str) -> Path:
-    """``ctx.path(value)`` for a step that writes or removes there. Without a world an absolute
-    path outside the workspace would be the host's own file (``/etc/hosts``): refused."""
-    p = ctx.path(value)
-    if ctx.world is None and p.is_absolute() and not any(_within(p, d) for d in (ctx.workspace, ctx.home)):
-        raise StepFailed(
-            f"{step}: {value} is outside the workspace and task {ctx.task_id or '?'} has no world"
-            " (deskact doctor says why): a step never writes the host's own files"
-        )
-    return p
-
-
-def give_to_world(ctx: StepContext, *paths: Path) -> None:
-    """Files and folders the host made in the world become its root's (else they show as nobody's)."""
-    if ctx.world is not None:
-        for p in paths:
-            ctx.world.chown_to_root(p)
-
-
-def make_dirs(ctx: StepContext, p: Path) -> None:
-    """``mkdir -p`` whose new folders (only those) belong to the world's root."""
-    missing = [d for d in (p, *p.parents) if not d.exists()]
-    p.mkdir(parents=True, exist_ok=True)
-    give_to_world(ctx, *reversed(missing))
-
-
-def shown(ctx: StepContext, p: Path) -> str:
-    """Host path ``p`` as the agent knows it (``/etc/hosts``, not ``/proc/123/root/etc/hosts``)."""
-    if ctx.world is not None:
-        root = ctx.world.root
-        text = str(p)
-        if text == root or text.startswith(root + "/"):
-            return text[len(root):] or "/"
-    return str(p)
+__all__ = ["FileMode", "clip", "fixture", "give_to_world", "gold_file", "make_dirs", "short", "shown", "step_path"]
