@@ -17,6 +17,7 @@ import importlib.abc
 import importlib.machinery
 import sys
 import warnings
+from pathlib import Path
 from types import ModuleType
 
 MOVED: dict[str, str] = {
@@ -58,6 +59,30 @@ def _new_name(old: str) -> str | None:
     return None
 
 
+_IMPORTLIB_DIR = Path(importlib.__file__).parent
+
+
+def _importer_level() -> int:
+    """The ``stacklevel`` that names the code which asked for the old path.
+
+    ``warnings`` skips the import system's frozen ``_bootstrap`` frames when it
+    counts; ``importlib.import_module`` (and this module) are counted but are not
+    the importer, so they are climbed past too.
+    """
+    frame = sys._getframe(2)  # the caller of create_module's warn: 2 = create_module's caller
+    level = 2
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if "importlib" in name and "_bootstrap" in name:
+            frame = frame.f_back
+            continue
+        if name != __file__ and Path(name).parent != _IMPORTLIB_DIR:
+            return level
+        level += 1
+        frame = frame.f_back
+    return 1
+
+
 class _Alias(importlib.abc.Loader):
     def __init__(self, old: str, new: str) -> None:
         self.old, self.new = old, new
@@ -68,7 +93,7 @@ class _Alias(importlib.abc.Loader):
             f"{self.old} is deprecated and will be removed; import {self.new} "
             "(or the public names in `deskact`) instead",
             DeprecationWarning,
-            stacklevel=8,
+            stacklevel=_importer_level(),
         )
         module = importlib.import_module(self.new)
         self.spec = module.__spec__
