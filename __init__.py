@@ -1,26 +1,90 @@
-"""deskact: a runtime for code-as-action computer agents."""
+"""deskact: a runtime for code-as-action computer agents.
 
-from importlib.metadata import PackageNotFoundError, version
+The public API is the names in ``__all__``: import them from here
+(``from deskact import judge, Verdict, StepContext, clip``). Their modules may
+move; these names stay. Each is imported on first use, not by ``import
+deskact``: the agent's kernel imports this package and must start fast.
+"""
 
-try:
-    __version__ = version("deskact")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0.0.0"
+from __future__ import annotations
+
+from typing import Any
+
+from .runtime.legacy_paths import install as _install_legacy_paths
+
+# Old module paths of earlier releases resolve (with a DeprecationWarning) from the first import.
+_install_legacy_paths()
+
+_STEPS = "deskact.runtime.tasks.steps"
+_HELPERS = "deskact.runtime.tasks.helpers"
+_TOOLKITS = "deskact.toolkits.base"
+_MODELS = "deskact.runtime.agent.models"
+
+# public name -> the module that defines it today
+_PUBLIC: dict[str, str] = {
+    # writing reset steps and judges
+    "judge": _STEPS,
+    "reset_step": _STEPS,
+    "Verdict": _STEPS,
+    "StepContext": _STEPS,
+    "StepFailed": _STEPS,
+    # the step author's helpers
+    "clip": _HELPERS,
+    "short": _HELPERS,
+    "normalize": _HELPERS,
+    "check_text": _HELPERS,
+    "FileMode": _HELPERS,
+    "Regex": _HELPERS,
+    "fixture": _HELPERS,
+    "gold_file": _HELPERS,
+    "step_path": _HELPERS,
+    "make_dirs": _HELPERS,
+    "give_to_world": _HELPERS,
+    "shown": _HELPERS,
+    # writing toolkits
+    "Toolkit": _TOOLKITS,
+    "ServiceContext": _TOOLKITS,
+    "ServiceHandle": _TOOLKITS,
+    # notebooks
+    "Env": "deskact.runtime.ui.notebook",
+    # models
+    "Model": _MODELS + ".base",
+    "Message": _MODELS + ".base",
+    "ModelReply": _MODELS + ".base",
+    "Usage": _MODELS + ".base",
+    "make_model": _MODELS,
+    "model_provider": _MODELS + ".registry",
+}
+
+__all__ = sorted([*_PUBLIC, "__version__", "load_ipython_extension"])
 
 
-def load_ipython_extension(ipython):  # noqa: ANN001 - IPython's hook signature
+def load_ipython_extension(ipython: Any) -> None:
     """``%load_ext deskact``: registers %%act and %deskact_screen."""
     from .runtime.ui.notebook import load_ipython_extension as load
 
     load(ipython)
 
 
-def __getattr__(name: str):  # lazy: `import deskact` stays fast and light
-    if name in ("Env",):
-        from .runtime.ui.notebook import Env
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        import importlib
 
-        return Env
-    raise AttributeError(name)
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value  # later lookups skip this function
+        return value
+    if name == "__version__":
+        # importlib.metadata reads the installed distribution: a few ms nobody should pay at import.
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("deskact")
+        except PackageNotFoundError:  # running from a source tree that is not installed
+            found = "0.0.0"
+        globals()["__version__"] = found
+        return found
+    raise AttributeError(f"module 'deskact' has no attribute {name!r}")
 
 
-__all__ = ["Env", "__version__"]
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
