@@ -28,6 +28,8 @@ _PUBLIC: dict[str, str] = {
     "Verdict": _STEPS,
     "StepContext": _STEPS,
     "StepFailed": _STEPS,
+    "run_judge": _STEPS,  # a step's own tests call it as a task would
+    "run_reset": _STEPS,
     # the step author's helpers
     "clip": _HELPERS,
     "short": _HELPERS,
@@ -45,6 +47,7 @@ _PUBLIC: dict[str, str] = {
     "Toolkit": _TOOLKITS,
     "ServiceContext": _TOOLKITS,
     "ServiceHandle": _TOOLKITS,
+    "load_toolkit": _TOOLKITS,
     # notebooks
     "Env": "deskact.runtime.ui.notebook",
     # models
