@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...runtime.agent import a11y as tree_reader
 from ...runtime.world.a11y_bus import BUS_SOCKET
+from .coordinates import _from_screen, _scale
 
 
 class Accessibility:
@@ -24,16 +25,12 @@ class Accessibility:
     def tree(self) -> str:
         """The active window's elements, one a line: `[index] role 'name' states (x,y wxh)` with
         boxes in screenshot coordinates; unnamed containers are left out."""
-        from .api import _scale
-
         return tree_reader.render(self._elements(), scale=_scale())
 
     def find(self, name: str | None = None, role: str | None = None) -> list[dict[str, object]]:
         """Elements whose name contains `name` (case-insensitive) and whose role is `role`
         (e.g. 'push button', 'menu', 'menu item', 'text', 'check box'), each as a dict with
         role, name, states and box (x, y, width, height in screenshot coordinates)."""
-        from .api import _scale
-
         scale = _scale()
         return [{"role": e.role, "name": e.name, "states": e.states,
                  "box": tuple(round(v * scale) for v in e.box)}
@@ -42,7 +39,7 @@ class Accessibility:
     def click(self, name: str, role: str | None = None, button: str = "left") -> tuple[int, int]:
         """Click the centre of the element named `name` (an exact name wins over one that only
         contains it) with `role` if given; returns the point clicked in screenshot coordinates."""
-        from .api import _from_screen, mouse
+        from .api import mouse  # api imports this module for its export
 
         elements = self._elements()
         matches = tree_reader.find(elements, role, name, exact=True) or tree_reader.find(elements, role, name)

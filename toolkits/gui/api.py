@@ -7,7 +7,7 @@ Coordinates: the runtime shows the model a screenshot scaled to fit
 ``observation.max_width x max_height``; the model writes coordinates in that
 image. The scale comes from the kernel's environment (see ``settings()``), so
 every public coordinate here -- arguments and results -- is in the image the
-model saw, and only this module touches real screen pixels.
+model saw; ``coordinates`` converts to and from real screen pixels.
 
 pyautogui opens an X connection when imported, so it is imported on first use:
 documentation can be generated on a host without a display.
@@ -16,122 +16,24 @@ documentation can be generated on a host without a display.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
-import sys
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
-
-@dataclass(frozen=True)
-class Settings:
-    pause: float
-    """Seconds pyautogui sleeps after each call."""
-    failsafe: bool
-    """Moving the pointer into a screen corner aborts the code (for people watching their own desktop)."""
-    max_width: int | None
-    max_height: int | None
-    """The observation size; None = the model sees screen pixels."""
-
-
-def _env_float(name: str, default: float | None) -> float | None:
-    raw = os.environ.get(name, "").strip()
-    if raw in ("", "null", "None"):
-        return default
-    try:
-        return float(raw)
-    except ValueError:
-        raise ValueError(f"environment variable {name} = {raw!r}: expected a number") from None
-
-
-def _env_bool(name: str, default: bool) -> bool:
-    raw = os.environ.get(name, "").strip().lower()
-    if raw in ("", "null", "none"):
-        return default
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"environment variable {name} = {raw!r}: expected true or false")
-
-
-@lru_cache(maxsize=1)
-def settings() -> Settings:
-    """Read the toolkit settings the runtime passes as environment variables.
-
-    DESKACT_GUI_PAUSE (default 0), DESKACT_GUI_FAILSAFE (default false),
-    DESKACT_OBSERVATION_MAX_WIDTH / _MAX_HEIGHT (unset = no scaling).
-    """
-    max_w = _env_float("DESKACT_OBSERVATION_MAX_WIDTH", None)
-    max_h = _env_float("DESKACT_OBSERVATION_MAX_HEIGHT", None)
-    return Settings(
-        pause=_env_float("DESKACT_GUI_PAUSE", 0.0) or 0.0,
-        failsafe=_env_bool("DESKACT_GUI_FAILSAFE", False),
-        max_width=int(max_w) if max_w else None,
-        max_height=int(max_h) if max_h else None,
-    )
-
-
-@lru_cache(maxsize=1)
-def _pyautogui() -> Any:
-    if not os.environ.get("DISPLAY"):
-        raise RuntimeError("no display: DISPLAY is not set in this kernel (display.mode = 'none'?)")
-    try:
-        import mouseinfo  # noqa: F401 - pyautogui imports it for a Tk helper window we never use
-    except (ImportError, SystemExit):
-        # Without tkinter it calls sys.exit(); None in sys.modules makes pyautogui's own
-        # `import mouseinfo` raise ImportError, which pyautogui handles.
-        sys.modules["mouseinfo"] = None  # type: ignore[assignment]
-    import pyautogui
-
-    cfg = settings()
-    pyautogui.PAUSE = cfg.pause
-    pyautogui.FAILSAFE = cfg.failsafe
-    pyautogui.MINIMUM_DURATION = 0.0  # short drags must still send intermediate motion events
-    return pyautogui
-
-
-@lru_cache(maxsize=1)
-def _screen_pixels() -> tuple[int, int]:
-    width, height = _pyautogui().size()
-    return int(width), int(height)
-
-
-def _scale() -> float:
-    from ...runtime.agent.observation import fit_scale  # the one definition shared with the runtime
-
-    cfg = settings()
-    if cfg.max_width is None or cfg.max_height is None:
-        return 1.0
-    return fit_scale(*_screen_pixels(), cfg.max_width, cfg.max_height)
-
-
-def _to_screen(x: float, y: float) -> tuple[int, int]:
-    scale = _scale()
-    width, height = _screen_pixels()
-    sx, sy = round(x / scale), round(y / scale)
-    if not (0 <= sx < width and 0 <= sy < height):
-        size = screen.size
-        raise ValueError(f"point ({x}, {y}) is outside the screen (0..{size[0] - 1}, 0..{size[1] - 1})")
-    return sx, sy
-
-
-def _from_screen(x: float, y: float) -> tuple[int, int]:
-    scale = _scale()
-    return round(x * scale), round(y * scale)
-
-
-def _run(argv: list[str], timeout: float = 30.0) -> str:
-    if shutil.which(argv[0]) is None:
-        raise RuntimeError(f"{argv[0]} is not installed (needed by the gui toolkit)")
-    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{' '.join(argv[:3])} failed ({proc.returncode}): {proc.stderr.strip()}")
-    return proc.stdout
+from ...runtime.screen_scale import scale_image, scaled_size
+from .a11y_api import a11y
+from .coordinates import (
+    Settings,
+    _from_screen,
+    _pyautogui,
+    _scale,
+    _screen_pixels,
+    _to_screen,
+    settings,
+)
+from .windows import Window, apps, windows
 
 
 def _move_if_given(x: float | None, y: float | None) -> None:
@@ -338,8 +240,6 @@ class Screen:
     def screenshot(self, full_resolution: bool = False) -> Image.Image:
         """The screen now as a PIL image, at the size you see (coordinates match mouse.click);
         full_resolution=True gives real screen pixels (sharper for reading small text)."""
-        from ...runtime.agent.observation import scale_image, scaled_size
-
         img = _grab()
         if full_resolution:
             return img
@@ -395,9 +295,4 @@ mouse = Mouse()
 keyboard = Keyboard()
 screen = Screen()
 
-
-# Window and app helpers live in their own module; re-exported so the kernel imports one module.
-from .a11y_api import a11y
-from .windows import Window, apps, windows
-
-__all__ = ["Window", "a11y", "apps", "keyboard", "mouse", "screen", "settings", "windows"]
+__all__ = ["Settings", "Window", "a11y", "apps", "keyboard", "mouse", "screen", "settings", "windows"]

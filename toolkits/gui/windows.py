@@ -17,8 +17,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .api import _from_screen, _run
 from .app_env import app_env
+from .coordinates import _from_screen, _scale
+
+
+def _run(argv: list[str], timeout: float = 30.0) -> str:
+    if shutil.which(argv[0]) is None:
+        raise RuntimeError(f"{argv[0]} is not installed (needed by the gui toolkit)")
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(argv[:3])} failed ({proc.returncode}): {proc.stderr.strip()}")
+    return proc.stdout
 
 
 @dataclass(frozen=True)
@@ -154,8 +163,6 @@ class Windows:
 
     def move(self, title: str, x: int, y: int, width: int | None = None, height: int | None = None) -> None:
         """Move (and optionally resize) a window; x, y, width, height in screenshot coordinates."""
-        from .api import _scale
-
         window = self._require(title)
         scale = _scale()
         geo = [round(v / scale) if v is not None else -1 for v in (x, y, width, height)]
