@@ -29,17 +29,12 @@ from typing import Any
 
 import legibility
 import mss
-from deskact.runtime.agent import frames
-from deskact.runtime.agent.observation import (
-    Grabber,
-    capture,
-    encode_png,
-    fit_scale,
-    scale_image,
-    scaled_size,
-    screenshot_from_frame,
-)
 from deskact.runtime.config import ObservationConfig
+from deskact.runtime.screen import frames
+from deskact.runtime.screen.grabber import Grabber
+from deskact.runtime.screen.png import encode_png
+from deskact.runtime.screen.screenshot import capture, screenshot_from_frame
+from deskact.runtime.screen_scale import fit_scale, scale_image, scaled_size
 from deskact.runtime.world.display import Display
 from PIL import Image
 

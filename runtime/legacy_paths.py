@@ -25,7 +25,7 @@ MOVED: dict[str, str] = {
     "deskact.runtime.steps": "deskact.runtime.tasks.steps",
     "deskact.runtime.steps_doc": "deskact.runtime.tasks.steps_doc",
     "deskact.runtime.models": "deskact.runtime.agent.models",
-    "deskact.runtime.observation": "deskact.runtime.agent.observation",
+    "deskact.runtime.observation": "deskact.runtime.screen.screenshot",
     "deskact.runtime.parsing": "deskact.runtime.agent.parsing",
     "deskact.runtime.prompting": "deskact.runtime.agent.prompting",
     "deskact.runtime.confirm": "deskact.runtime.agent.confirm",
@@ -47,6 +47,12 @@ MOVED: dict[str, str] = {
     "deskact.runtime.run.steps_doc": "deskact.runtime.tasks.steps_doc",
     "deskact.runtime.run.feedback": "deskact.runtime.tasks.feedback",
     "deskact.runtime.run.toolkit_steps": "deskact.runtime.tasks.toolkit_steps",
+    # Screen capture left agent/ and world/ for its own package.
+    "deskact.runtime.agent.observation": "deskact.runtime.screen.screenshot",
+    "deskact.runtime.agent.frames": "deskact.runtime.screen.frames",
+    "deskact.runtime.agent.jpeg_bands": "deskact.runtime.screen.jpeg_bands",
+    "deskact.runtime.agent.shm_grab": "deskact.runtime.screen.shm_grab",
+    "deskact.runtime.world.framebuffer": "deskact.runtime.screen.framebuffer",
 }
 
 

@@ -116,7 +116,7 @@ class DamageWatch:
 class Grabber:
     """Whole-screen grabs scaled to fit a box, with the pointer drawn, as yuv420p planes.
 
-    Reads the frame in place from mss's MIT-SHM segment (as ``agent/shm_grab.py``
+    Reads the frame in place from mss's MIT-SHM segment (as ``screen/shm_grab.py``
     does for screenshots: 0.7 ms of copying less per full-HD grab), falling back to
     mss's public grab when its internals are not what this expects."""
 

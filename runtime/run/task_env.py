@@ -109,7 +109,7 @@ class TaskEnv:
     def screenshot(self) -> Any:
         if self.display is None:
             return None
-        from ..agent.observation import capture
+        from ..screen.screenshot import capture
 
         shot = capture(self.display.name, self.config.observation)
         if self.a11y_bus is not None and self.config.observation.a11y != "off":

@@ -34,7 +34,7 @@ from typing import Any, Literal, Self
 
 from ..config import Config, DisplayConfig
 from ..errors import DisplayError
-from . import framebuffer
+from ..screen import framebuffer
 
 _PR_SET_PDEATHSIG = 1
 _SHM = "/dev/shm"
@@ -272,7 +272,7 @@ class Display:
         with _live_lock:
             _live.discard(self)
         if self.mode == "virtual" and self.name:
-            from ..agent.observation import forget
+            from ..screen.grabber import forget
 
             framebuffer.unregister(self.name)
             forget(self.name)  # cached screenshot connections; the number will be reused

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import psutil
 import pytest
-from deskact.runtime.agent.observation import capture, decode
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
+from deskact.runtime.screen.screenshot import capture, decode
 from deskact.runtime.world.display import Display
 from deskact.toolkits.base import load_toolkit
 from deskact.toolkits.gui import kernel_env

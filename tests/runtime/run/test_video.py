@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import av
-from deskact.runtime.agent.observation import Grabber
 from deskact.runtime.run import video
+from deskact.runtime.screen.grabber import Grabber
 from deskact.runtime.world.display import Display
 
 

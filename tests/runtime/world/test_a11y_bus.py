@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from deskact.runtime.agent import a11y
-from deskact.runtime.agent.observation import capture
 from deskact.runtime.config import Config, ObservationConfig
+from deskact.runtime.screen.screenshot import capture
 from deskact.runtime.tasks.steps import StepContext, run_judge
 from deskact.runtime.world import a11y_bus
 from deskact.runtime.world.display import Display

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import psutil
 import pytest
-from deskact.runtime.agent.observation import capture, decode, fit_scale
 from deskact.runtime.config import Config, DisplayConfig, ObservationConfig
 from deskact.runtime.errors import DisplayError
+from deskact.runtime.screen.screenshot import capture, decode, fit_scale
 from deskact.runtime.world.display import Display, open_display, probe
 from PIL import Image
 
@@ -214,7 +214,7 @@ def test_display_up_command_prints_display_and_stops_on_ctrl_c(requires_xvfb: No
 
 def test_encode_png_is_lossless() -> None:
     import numpy as np
-    from deskact.runtime.agent.observation import encode_png
+    from deskact.runtime.screen.png import encode_png
 
     rng = np.random.default_rng(3)
     for size in ((1, 1), (37, 5), (640, 360)):

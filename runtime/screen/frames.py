@@ -27,6 +27,7 @@ import numpy as np
 from ..config import ObservationConfig
 from ..execution import Image
 from . import jpeg_bands
+from .png import encode_png
 
 
 def _cv2() -> Any:
@@ -111,8 +112,6 @@ def encode_frame(frame: np.ndarray, config: ObservationConfig) -> Image:
             colorsubsampling=config.jpeg_subsampling, fastdct=True,
         )
         return Image(media_type="image/jpeg", data=data)
-    from .observation import encode_png
-
     rgb = _cv2().cvtColor(frame, _cv2().COLOR_BGRA2RGB)
     return Image(media_type="image/png", data=encode_png(rgb))
 

@@ -10,9 +10,10 @@ import subprocess
 import mss
 import numpy as np
 import pytest
-from deskact.runtime.agent import frames
-from deskact.runtime.agent.observation import Grabber, screenshot_from_frame
 from deskact.runtime.config import ObservationConfig
+from deskact.runtime.screen import frames
+from deskact.runtime.screen.grabber import Grabber
+from deskact.runtime.screen.screenshot import screenshot_from_frame
 from deskact.runtime.world.display import Display
 from PIL import Image
 

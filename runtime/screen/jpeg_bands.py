@@ -16,7 +16,7 @@ own thread, and the band JPEGs are joined into one baseline JPEG:
   exactly where every band's DC prediction starts again from zero.
 
 Any JPEG decoder reads the result as one image, pixel for pixel what one
-encoder over the whole scaled frame gives (tests/runtime/agent/test_jpeg_bands.py).
+encoder over the whole scaled frame gives (tests/runtime/screen/test_jpeg_bands.py).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 import simplejpeg
-from deskact.runtime.agent import frames, jpeg_bands
 from deskact.runtime.config import ObservationConfig
+from deskact.runtime.screen import frames, jpeg_bands
 from PIL import Image
 
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import mss
 import numpy as np
 import pytest
-from deskact.runtime.agent.observation import Grabber, capture, decode
-from deskact.runtime.world import framebuffer
+from deskact.runtime.screen import framebuffer
+from deskact.runtime.screen.grabber import Grabber
+from deskact.runtime.screen.screenshot import capture, decode
 from deskact.runtime.world.display import Display
 
 pytestmark = pytest.mark.display
