@@ -1,17 +1,25 @@
-"""Built-in judges. Importing this package registers them."""
+"""Built-in judges, one module (or package) per family: ``xlsx.*`` in xlsx/, ``files.*`` in
+files.py, and so on. Importing this package registers them."""
 
-from . import answer, data, docx, files, image, pptx, shell, windows, xlsx  # noqa: F401  (registration)
-from . import extra_text, extra_xlsx  # noqa: F401  (files.same_text, xlsx.numbers)
-from . import extra_gui  # noqa: F401  (windows.geometry, windows.state)
-from . import google  # noqa: F401  (google.* judges)
-from . import site  # noqa: F401  (site.state)
-from . import process, system  # noqa: F401  (process.*, users.*, groups.*, packages.*)
-from . import xlsx_compare  # noqa: F401  (xlsx.compare)
-from . import files_stat  # noqa: F401  (files.stat)
-from . import config_value  # noqa: F401  (config.value)
-from . import browser  # noqa: F401  (browser.* judges)
-from . import xlsx_format  # noqa: F401  (xlsx.format, xlsx.validation)
-from . import office_runs  # noqa: F401  (docx.runs, pptx.runs)
-from . import google_fields  # noqa: F401  (google.event_fields, mail_fields, doc_link, doc_outline, sheet_format, drive_permission)
-from . import terminal  # noqa: F401  (terminal.text)
-from . import a11y  # noqa: F401  (a11y.element)
+from . import (  # noqa: F401  (registration)
+    a11y,
+    answer,
+    archive,
+    browser,
+    config,
+    csv,
+    docx,
+    files,
+    google,
+    groups,
+    image,
+    packages,
+    pptx,
+    process,
+    shell,
+    site,
+    terminal,
+    users,
+    windows,
+    xlsx,
+)

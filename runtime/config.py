@@ -17,6 +17,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
+from ..toolkits.builtin import DEFAULT_TOOLKITS
 from .errors import ConfigError
 
 ENV_PREFIX = "DESKACT_"
@@ -202,7 +203,7 @@ class AgentConfig(Section):
 
 
 class ToolkitsConfig(Section):
-    enabled: list[str] = Field(default_factory=lambda: ["gui"])
+    enabled: list[str] = Field(default_factory=lambda: list(DEFAULT_TOOLKITS))
     """Toolkits preloaded in every kernel: a built-in name, an entry point name or module:attr."""
 
 

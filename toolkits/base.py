@@ -31,9 +31,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..runtime.errors import ToolkitError
+from .builtin import BUILTIN_TOOLKITS
+
+if TYPE_CHECKING:
+    from ..runtime.agent.agent import StepRecord
+    from ..runtime.config import Config
+    from ..runtime.tasks.steps import StepContext
 
 
 @dataclass
@@ -53,6 +59,12 @@ class ServiceHandle:
 
 
 ServiceFactory = Callable[["ServiceContext"], AbstractContextManager[ServiceHandle]]
+KernelEnvHook = Callable[["Config", Any], dict[str, str]]
+"""(config, the task's display or None) -> variables set in each kernel the toolkit is loaded in."""
+StepHook = Callable[["StepContext", "StepRecord"], None]
+"""(the task's step context, the step just taken) -> None; may add to the record before it is saved."""
+StepUrlHook = Callable[["StepContext"], "str | None"]
+"""(the task's step context) -> the URL the task's world shows now, or None."""
 
 
 @dataclass
@@ -84,6 +96,18 @@ class Toolkit:
     """Kernel modules the fork server may import once and share with every kernel it forks.
     Only modules whose import starts no thread, reads no environment and opens no file,
     socket or display (``module`` itself, often); the rest are imported by each kernel."""
+
+    # What the toolkit needs from the runtime: the runtime asks these, never a toolkit's name.
+    needs_display: bool = False
+    """A task that names this toolkit gets a display. Enabled in the config, the toolkit is left
+    out of tasks without a display: it has nothing to drive there (and would slow kernel starts)."""
+    kernel_env: KernelEnvHook | None = None
+    """Variables for each kernel the toolkit is loaded in, computed on the host from the config and
+    the task's display (None without one): settings the kernel-side module reads at import."""
+    after_step: StepHook | None = None
+    """Run on the host after each of the agent's steps, before the step is saved to the trajectory."""
+    step_url: StepUrlHook | None = None
+    """The URL to save with each step (``StepRecord.url``): what the task's world shows after it."""
 
     def preload_code(self) -> str:
         names = ", ".join(self.exports)
@@ -161,21 +185,13 @@ def describe(name: str, obj: Any) -> str:
     return "\n".join(lines)
 
 
-_BUILTIN = {
-    "gui": "deskact.toolkits.gui:toolkit",
-    "google": "deskact.toolkits.google:toolkit",
-    "web": "deskact.toolkits.web:toolkit",
-    "browser": "deskact.toolkits.browser:toolkit",
-}
-
-
 def load_toolkit(spec: str) -> Toolkit:
     """Resolve a name (built-in or entry point) or a ``module:attr`` path to a Toolkit."""
-    target = _BUILTIN.get(spec)
+    target = BUILTIN_TOOLKITS.get(spec)
     if target is None and ":" not in spec:
         found = [ep for ep in entry_points(group="deskact.toolkits") if ep.name == spec]
         if not found:
-            known = sorted(set(_BUILTIN) | {ep.name for ep in entry_points(group="deskact.toolkits")})
+            known = sorted(set(BUILTIN_TOOLKITS) | {ep.name for ep in entry_points(group="deskact.toolkits")})
             hint = difflib.get_close_matches(spec, known, n=1)
             raise ToolkitError(f"unknown toolkit {spec!r}; " + (f"did you mean {hint[0]!r}? " if hint else "")
                                + f"known: {', '.join(known)} (or use module:attr)")
@@ -189,3 +205,8 @@ def load_toolkit(spec: str) -> Toolkit:
     if not isinstance(obj, Toolkit):
         raise ToolkitError(f"toolkit {spec!r}: {target} is a {type(obj).__name__}, not a Toolkit")
     return obj
+
+
+def any_needs_display(specs: list[str]) -> bool:
+    """Whether one of these toolkits (names, entry points or module:attr) drives a display."""
+    return any(load_toolkit(spec).needs_display for spec in specs)

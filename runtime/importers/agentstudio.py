@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...toolkits.builtin import DESKTOP_TOOLKIT
 from .common import (
     ImportError_,
     ImportOptions,
@@ -287,7 +288,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[st
     group = Path(rel).parent.name or "tasks"
     task: dict[str, Any] = {"id": f"agentstudio-{group.replace('_', '-')}-{uid[:8]}", "instruction": instruction}
     if raw.get("visual") or acc.visual:
-        task.update(visual=True, toolkits=["gui"])
+        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT])
     if acc.google:
         task["toolkits"] = [*task.get("toolkits", []), "google"]
         reset = [step("reset", "google.reset"), *reset]

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ...toolkits.builtin import DESKTOP_TOOLKIT
 from .common import (
     NULL,
     ImportOptions,
@@ -254,7 +255,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[st
     task: dict[str, Any] = {"id": task_id, "instruction": escape(str(raw["instruction"]))}
     # Screenshots only where an app is on screen; the rest can be done in code.
     if domain.startswith("libreoffice") or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before):
-        task.update(visual=True, toolkits=["gui"])
+        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT])
     task.update(tags=["osworld", domain], imported_from=f"osworld:{domain}/{uid}", reset=reset)
     if t.before:
         task["before_judge"] = t.before

@@ -45,6 +45,7 @@ from .results import TaskResult
 from .runner import Run, RunOptions, _install_sigterm
 from ..tasks.task import Task
 from .trajectory import safe_name
+from .worker import needs_display as worker_needs_display
 
 DISPLAY_RESOURCE = "deskact_display"
 DISPLAY_PROGRAMS = ("Xvfb", "openbox")
@@ -493,7 +494,7 @@ def make_run(config: Config, options: RunOptions,
 
 def needs_display(task: Task) -> bool:
     """The rule TaskEnv uses to give a task a display."""
-    return task.visual or "gui" in task.toolkits
+    return worker_needs_display(task.visual, task.toolkits)
 
 
 def most_common_toolkits(jobs: deque[_Job]) -> tuple[str, ...]:

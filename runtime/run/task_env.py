@@ -23,17 +23,15 @@ from .a11y_env import a11y_text, start_a11y_bus
 from .results import PhaseTimes
 from ..tasks.steps import StepContext, Verdict, run_judge, run_reset
 from ..tasks.task import Task
-from .worker import Worker
+from .worker import Worker, needs_display
 
 
 class TaskEnv:
-    def __init__(self, task: Task, worker: Worker, epoch: int = 1) -> None:
+    def __init__(self, task: Task, worker: Worker) -> None:
         self.task = task
-        self.epoch = epoch
-        """Which attempt at the task this is (``deskact run --epochs``), counted from 1."""
         self.worker = worker
         self.config = worker.config
-        self.display: Any = worker.display() if (task.visual or "gui" in task.toolkits) else None
+        self.display: Any = worker.display() if needs_display(task.visual, task.toolkits) else None
         self.toolkits = worker.toolkits_for(task.toolkits, has_display=self.display is not None)
         self.session: Any = None
         self.workspace: Path | None = None
@@ -130,20 +128,24 @@ class TaskEnv:
             system_prompt=self.system_prompt(),
             screen=self.screenshot if self.display is not None else None,
             confirm=confirm,
-            on_step=self._with_url(on_step),
+            on_step=self._with_step_hooks(on_step),
             instruction=self.expand(self.task.instruction),
-            epoch=self.epoch,
         )
         return self.episode
 
-    def _with_url(self, on_step: Callable[[StepRecord], None] | None) -> Callable[[StepRecord], None] | None:
-        """Browser tasks: each step's record gets the active tab's URL before it is written."""
-        if not any(tk.name == "browser" for tk in self.toolkits):
+    def _with_step_hooks(self, on_step: Callable[[StepRecord], None] | None) -> Callable[[StepRecord], None] | None:
+        """Each step's record passes the toolkits' step hooks (the browser's URL, say) before it is written."""
+        hooked = [tk for tk in self.toolkits if tk.step_url is not None or tk.after_step is not None]
+        if not hooked:
             return on_step
-        from ...toolkits.browser.session import active_url
 
         def record(rec: StepRecord) -> None:
-            rec.url = active_url(self.context())
+            ctx = self.context()
+            for tk in hooked:
+                if tk.step_url is not None:
+                    rec.url = tk.step_url(ctx) or rec.url
+                if tk.after_step is not None:
+                    tk.after_step(ctx, rec)
             if on_step is not None:
                 on_step(rec)
 

@@ -17,9 +17,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, load_toolkit
+from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, any_needs_display, load_toolkit
 from ..config import Config
-from ..errors import DeskactError
 from ..world.base import PACKAGE_ROOT
 
 
@@ -47,13 +46,12 @@ class Worker:
     def toolkits_for(self, names: list[str], has_display: bool) -> list[Toolkit]:
         """Configured toolkits plus the task's own, in order, without duplicates.
 
-        The configured ``gui`` toolkit is left out of tasks without a display:
+        A configured toolkit that needs a display is left out of tasks without one:
         it has nothing to drive there, and importing it slows every kernel start.
         """
         wanted = list(dict.fromkeys([*self.config.toolkits.enabled, *names]))
-        if not has_display and "gui" in wanted and "gui" not in names:
-            wanted.remove("gui")
-        toolkits = [load_toolkit(name) for name in wanted]
+        loaded = [(spec, load_toolkit(spec)) for spec in wanted]
+        toolkits = [tk for spec, tk in loaded if has_display or not tk.needs_display or spec in names]
         for tk in toolkits:
             tk.load_plugins()
         return toolkits
@@ -101,7 +99,9 @@ class Worker:
             if handle is not None:
                 env.update(handle.env)
                 sockets.update(handle.sockets)
-        env.update(gui_env(self.config, display))
+        for tk in toolkits:
+            if tk.kernel_env is not None:
+                env.update(tk.kernel_env(self.config, display))
         roots = import_roots(toolkits)
         if roots:  # a user's toolkit imported from outside the venv (an editable install, a folder)
             given = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
@@ -173,15 +173,9 @@ def import_roots(toolkits: list[Toolkit]) -> list[str]:
     return list(dict.fromkeys(roots))
 
 
-def gui_env(config: Config, display: Any) -> dict[str, str]:
-    """Environment the GUI toolkit reads inside the kernel (pause, fail-safe, scaling)."""
-    if display is None:
-        return {}
-    try:
-        from ...toolkits.gui import kernel_env
-    except ImportError as exc:  # the gui toolkit is optional for API-only runs
-        raise DeskactError(f"gui toolkit unavailable: {exc}") from exc
-    return kernel_env(config, display)
+def needs_display(visual: bool, toolkits: list[str]) -> bool:
+    """Whether a task gets a display: it is visual, or one of its own toolkits drives one."""
+    return visual or any_needs_display(toolkits)
 
 
 def _rmtree(path: Path) -> None:

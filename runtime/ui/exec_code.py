@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from ...toolkits.base import any_needs_display
 from ..config import Config
 from ..execution import ExecResult
 from ..world.kernel import KernelSession
@@ -19,7 +20,7 @@ def run_code(code: str, config: Config, timeout: float | None = None, *, sandbox
     from ..run.worker import Worker
 
     with Worker(config, 0) as worker:
-        has_display = config.display.mode != "none" and "gui" in config.toolkits.enabled
+        has_display = config.display.mode != "none" and any_needs_display(config.toolkits.enabled)
         toolkits = worker.toolkits_for([], has_display)
         display = worker.display() if has_display else None
         with KernelSession(

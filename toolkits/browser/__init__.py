@@ -8,14 +8,28 @@ reach the same Chromium through the world's network namespace (``cdp.py``).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..base import Toolkit
 from .api import EXPORTS
+
+if TYPE_CHECKING:
+    from ...runtime.tasks.steps import StepContext
 
 SUMMARY = """\
 The Chromium window on the screen, through its pages: `browser` opens URLs, lists and switches
 tabs, reads a page's text and accessibility tree, clicks and fills by CSS selector, by text or by
 label, queries the DOM and takes page screenshots. It acts on the tab the window shows. There is
 no internet: only pages the task serves (or files) load; anything else fails at once."""
+
+
+def _active_url(ctx: StepContext) -> str | None:
+    """The step_url hook: each step's record gets the active tab's URL (the host module loads lazily:
+    the kernel imports this package too)."""
+    from .session import active_url
+
+    return active_url(ctx)
+
 
 toolkit = Toolkit(
     name="browser",
@@ -28,6 +42,7 @@ toolkit = Toolkit(
     plugins=["deskact.reset_scripts.browser", "deskact.judges.browser"],
     # The API module imports only the standard library at import time (Playwright on first use).
     fork_imports=["deskact.toolkits.browser.api"],
+    step_url=_active_url,
 )
 
 __all__ = ["toolkit"]

@@ -1,7 +1,7 @@
 """The GUI toolkit: mouse, keyboard, screen, windows and apps on the task's X display.
 
-The runtime configures it in the kernel through environment variables: the
-worker adds ``kernel_env(config, display)`` to every kernel it starts on a display.
+The runtime configures it in the kernel through environment variables: the toolkit's
+``kernel_env`` hook adds ``kernel_env(config, display)`` to every kernel started on a display.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ def kernel_env(config: Config, display: Any = None) -> dict[str, str]:
     return env
 
 
+def _env_on_display(config: Config, display: Any) -> dict[str, str]:
+    """The toolkit's kernel_env hook: nothing to configure in a kernel without a display."""
+    return kernel_env(config, display) if display is not None else {}
+
+
 SUMMARY = """\
 Drive the desktop like a person: `mouse`, `keyboard`, `screen`, `windows` and `apps` are
 already imported. All coordinates are pixels in the screenshot you were shown (origin at
@@ -57,6 +62,8 @@ toolkit = Toolkit(
     # Shared by forked kernels (~100 ms of imports, pydantic among them); pyautogui is not
     # imported with it: it connects to the display, which differs per worker.
     fork_imports=["deskact.toolkits.gui.api"],
+    needs_display=True,
+    kernel_env=_env_on_display,
 )
 
 __all__ = ["kernel_env", "toolkit"]
