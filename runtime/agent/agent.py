@@ -109,6 +109,7 @@ class Episode:
         confirm: ConfirmFn | None = None,
         on_step: Callable[[StepRecord], None] | None = None,
         instruction: str | None = None,
+        epoch: int = 1,
     ) -> None:
         self.task, self.model, self.runner, self.config = task, model, runner, config
         self.agent = config.agent
@@ -124,6 +125,7 @@ class Episode:
         self._started = time.monotonic()
         self._parse_errors = 0
         self._subtask = 0
+        model.epoch = epoch  # before start_episode: offline models choose their script by it
         model.start_episode(task)
         model.deadline = self._started + self.max_time  # model calls respect the episode's time limit
         self._screens = ScreenMemory(config.observation.unchanged, self.agent.keep_screenshots)

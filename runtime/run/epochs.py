@@ -1,10 +1,14 @@
-"""Repeated runs of each task (``deskact run --epochs N``): the running epoch, pass@k and spread.
+"""Repeated runs of each task (``deskact run --epochs N``): pass@k and spread.
 
 pass@k is the chance that at least one of k attempts passes. From n attempts with c
 passes it is estimated without bias as ``1 - C(n-c, k) / C(n, k)`` (Chen et al. 2021,
 "Evaluating Large Language Models Trained on Code"); pass@1 is then the mean reward.
 Errors count as failed attempts (reward 0, as everywhere else); invalid tasks never ran
 and are left out.
+
+The running epoch itself travels with the attempt: ``run_task(..., epoch)`` ->
+``TaskEnv.epoch`` -> ``Episode(epoch=)`` -> ``Model.epoch`` (offline models pick a
+per-epoch script by it).
 """
 
 from __future__ import annotations
@@ -12,16 +16,11 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable
-from contextvars import ContextVar
 from math import comb
 
 from pydantic import BaseModel, Field
 
 from .results import TaskResult
-
-EPOCH: ContextVar[int] = ContextVar("deskact_epoch", default=1)
-"""The epoch of the task running in this thread (offline models pick a per-epoch script by it)."""
-
 
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k from ``n`` attempts of which ``c`` passed."""

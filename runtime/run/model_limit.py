@@ -61,6 +61,14 @@ class LimitedModel(Model):
     def deadline(self, value: float | None) -> None:
         self._inner.deadline = value
 
+    @property  # type: ignore[override]
+    def epoch(self) -> int:  # likewise: the inner model picks its script by it
+        return self._inner.epoch
+
+    @epoch.setter
+    def epoch(self, value: int) -> None:
+        self._inner.epoch = value
+
     def __getattr__(self, attr: str) -> Any:  # code_only and other adapter hints
         return getattr(self._inner, attr)
 

@@ -26,7 +26,6 @@ from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError, TaskError
 from ..world import kernel
-from .epochs import EPOCH
 from .events import EventSink, RunEvent, ignore
 from ..tasks.feedback import join_feedback
 from .model_limit import limit_model
@@ -66,7 +65,6 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
 
     ``on_step(index)`` is told each step as it is saved (progress views show it)."""
     started = time.monotonic()
-    EPOCH.set(epoch)
     folder = out / "trajectories" / (safe_name(task.id) + (f"@{epoch}" if epochs > 1 else ""))
     traj = TrajectoryWriter(folder)
     result = TaskResult(task_id=task.id, epoch=epoch, suite=task.suite, tags=task.tags, status="error",
@@ -74,7 +72,7 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
     env: TaskEnv | None = None
     recording: Recording | None = None
     try:
-        env = TaskEnv(task, worker)
+        env = TaskEnv(task, worker, epoch=epoch)
         if active is not None:
             active[threading.get_ident()] = env
         recording = start_video(env, folder)  # observation.record: episode.mp4, by the display's recorder process

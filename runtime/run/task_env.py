@@ -27,8 +27,10 @@ from .worker import Worker, needs_display
 
 
 class TaskEnv:
-    def __init__(self, task: Task, worker: Worker) -> None:
+    def __init__(self, task: Task, worker: Worker, epoch: int = 1) -> None:
         self.task = task
+        self.epoch = epoch
+        """Which attempt at the task this is (``deskact run --epochs``), counted from 1."""
         self.worker = worker
         self.config = worker.config
         self.display: Any = worker.display() if needs_display(task.visual, task.toolkits) else None
@@ -130,6 +132,7 @@ class TaskEnv:
             confirm=confirm,
             on_step=self._with_step_hooks(on_step),
             instruction=self.expand(self.task.instruction),
+            epoch=self.epoch,
         )
         return self.episode
 

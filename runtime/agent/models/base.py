@@ -92,6 +92,9 @@ class Model(ABC):
     deadline: float | None = None
     """``time.monotonic()`` by which ``reply`` must return (the agent sets it from max_time).
     Remote models shorten request timeouts and skip retries that would pass it."""
+    epoch: int = 1
+    """Which attempt at the task the coming episode is (``deskact run --epochs``), from 1; the
+    agent sets it before ``start_episode``."""
 
     def start_episode(self, task: Task) -> None:
         """Called once before an episode; offline models (reference, scripted) use it."""

@@ -156,9 +156,7 @@ class Scripted(Model):
         return cls(scripts[0], name=f"scripted/{path}", source=str(path), scripts=scripts)
 
     def start_episode(self, task: Task) -> None:
-        from ...run.epochs import EPOCH  # the runner sets it in the thread running the task
-
-        self.replies = self.scripts[(EPOCH.get() - 1) % len(self.scripts)]
+        self.replies = self.scripts[(self.epoch - 1) % len(self.scripts)]
         self._next = 0
 
     def reply(self, system: str, messages: list[Message]) -> ModelReply:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -127,3 +128,16 @@ def test_epochs_below_one_refused(suite: tuple[Path, Path], tmp_path: Path) -> N
     assert code == 2
     assert [ln for ln in output.splitlines() if ln.strip()] == [
         "error: --epochs 0: must be at least 1 (how many times each task runs)"]
+
+
+def test_the_epoch_reaches_a_wrapped_model_without_ambient_state() -> None:
+    """The epoch is the model's attribute, set per episode: threads and Ray actors need no shared context."""
+    from deskact.runtime.agent.models.offline import Scripted
+    from deskact.runtime.run.model_limit import LimitedModel
+
+    inner = Scripted([], scripts=[[reply("one")], [reply("two")]])
+    model = LimitedModel(inner, threading.BoundedSemaphore(1))
+    for epoch, said in ((1, "one"), (2, "two"), (3, "one")):
+        model.epoch = epoch
+        model.start_episode(None)  # type: ignore[arg-type]  # Scripted does not read the task
+        assert said in model.reply("", []).text
