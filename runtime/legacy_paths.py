@@ -47,6 +47,8 @@ MOVED: dict[str, str] = {
     "deskact.runtime.run.steps_doc": "deskact.runtime.tasks.steps_doc",
     "deskact.runtime.run.feedback": "deskact.runtime.tasks.feedback",
     "deskact.runtime.run.toolkit_steps": "deskact.runtime.tasks.toolkit_steps",
+    # The judges' private helpers became the public step author's helpers.
+    "deskact.judges._common": "deskact.runtime.tasks.helpers",
     # Screen capture left agent/ and world/ for its own package.
     "deskact.runtime.agent.observation": "deskact.runtime.screen.screenshot",
     "deskact.runtime.agent.frames": "deskact.runtime.screen.frames",
