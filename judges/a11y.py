@@ -7,8 +7,8 @@ the apps export, it runs none of the agent's code.
 
 from __future__ import annotations
 
-from ..reset_scripts._common import clip
 from ..runtime.agent import a11y
+from ..runtime.tasks.helpers import clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ..runtime.world.a11y_bus import BUS_SOCKET, world_uids
 

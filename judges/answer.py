@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 
-from ..reset_scripts._common import clip
+from ..runtime.tasks.helpers import Regex, clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex
 
 
 @judge("answer.contains")

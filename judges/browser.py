@@ -22,12 +22,12 @@ from contextlib import contextmanager, nullcontext
 from pathlib import Path
 from typing import Any, Literal
 
+from ..runtime.tasks.helpers import Regex, check_text
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
 from ..toolkits.browser.cdp import CDPError, DevTools
 from ..toolkits.browser.chromium import get_pref
-from ._common import Regex, check_text
 
 _TEXT = ("equals", "contains", "regex")
 

@@ -16,9 +16,8 @@ from typing import Any, Literal
 
 import yaml
 
-from ..reset_scripts._common import clip, shown
+from ..runtime.tasks.helpers import Regex, clip, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex
 
 Format = Literal["auto", "ini", "toml", "json", "yaml"]
 _BY_SUFFIX = {".ini": "ini", ".cfg": "ini", ".conf": "ini", ".toml": "toml", ".json": "json",

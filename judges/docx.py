@@ -6,12 +6,13 @@ own setting, else its style chain, else the default (left, not bold).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from ..reset_scripts._common import clip
+from ..runtime.tasks.helpers import Regex, check_text, clip, normalize
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex, check_text, normalize
+from ._run_style import PROPS, Props, covering_runs, verdict
 
 Alignment = Literal["left", "center", "right", "justify"]
 
@@ -137,3 +138,88 @@ def docx_paragraph(
     if problems:
         return Verdict.fail(f"{label}: " + "; ".join(problems))
     return Verdict.ok(f"{label} is as expected")
+
+
+# --- docx.runs: the font, size and emphasis of the text that holds a phrase -----------
+# A run's look comes from the run itself or, when it says nothing, from what it inherits:
+# its character style, its paragraph's style chain and the document defaults (theme fonts
+# resolved). So a heading made Arial through its style counts as Arial, like a person sees it.
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
+
+
+def _chain(style: Any) -> Iterator[Any]:
+    while style is not None:
+        yield style
+        style = style.base_style
+
+
+def _docx_getters() -> dict[str, Callable[[Any], Any]]:
+    def color(f: Any) -> Any:
+        return str(f.color.rgb) if f.color is not None and f.color.type is not None and f.color.rgb else None
+
+    return {"font": lambda f: f.name, "size": lambda f: f.size.pt if f.size is not None else None,
+            "bold": lambda f: f.bold, "italic": lambda f: f.italic,
+            "underline": lambda f: None if f.underline is None else bool(f.underline), "color": color}
+
+
+def _theme_fonts(doc: Any) -> dict[str, str]:
+    from lxml import etree
+
+    for part in doc.part.package.iter_parts():
+        if str(part.partname).startswith("/word/theme/"):
+            root = etree.fromstring(part.blob)
+            return {kind: el.get("typeface") for kind in ("major", "minor")
+                    if (el := root.find(f".//{_A}{kind}Font/{_A}latin")) is not None}
+    return {}
+
+
+def _docx_defaults(doc: Any) -> Props:
+    rpr = doc.styles.element.find(f"{_W}docDefaults/{_W}rPrDefault/{_W}rPr")
+    out: Props = {"bold": False, "italic": False, "underline": False, "color": None}
+    if rpr is None:
+        return out
+    fonts, size = rpr.find(f"{_W}rFonts"), rpr.find(f"{_W}sz")
+    if fonts is not None:
+        theme = fonts.get(f"{_W}asciiTheme") or ""
+        out["font"] = fonts.get(f"{_W}ascii") or _theme_fonts(doc).get(theme[:5])
+    if size is not None:
+        out["size"] = int(size.get(f"{_W}val")) / 2
+    return out
+
+
+def docx_run_props(run: Any, paragraph: Any, defaults: Props) -> Props:
+    """What a person sees for ``run``: the first source (run, its character style chain, the paragraph
+    style chain) that sets each property, else the document default."""
+    sources = [run.font] + [s.font for s in _chain(run.style)] + [s.font for s in _chain(paragraph.style)]
+    out: Props = {}
+    for key, get in _docx_getters().items():
+        out[key] = next((v for f in sources if (v := get(f)) is not None), defaults.get(key))
+    return out
+
+
+@judge("docx.runs")
+def docx_runs(ctx: StepContext, path: str, text: str, font: str | None = None, size: float | None = None,
+              bold: bool | None = None, italic: bool | None = None, underline: bool | None = None,
+              color: str | None = None, alignment: str | None = None) -> Verdict:
+    """Every run holding (part of) each occurrence of ``text`` has the ``font`` name, ``size`` (pt),
+    ``bold``/``italic``/``underline`` and ``color`` (RGB hex) given, counting what it inherits from
+    its styles and the document defaults; ``alignment`` checks the paragraphs (left/center/right/justify)."""
+    try:
+        p, doc = _open(ctx, path)
+    except _Missing as exc:
+        return Verdict.fail(str(exc))
+    want = {k: v for k, v in zip(PROPS, (font, size, bold, italic, underline, color)) if v is not None}
+    defaults = _docx_defaults(doc)
+    runs: list[tuple[str, Props]] = []
+    aligned: list[tuple[str, Props]] = []
+    for para in doc.paragraphs:
+        if text in para.text:
+            aligned.append((para.text, {"alignment": paragraph_alignment(para)}))
+            runs += [(r.text, docx_run_props(r, para, defaults)) for r in covering_runs(para.runs, para.text, text)]
+    if alignment is not None:
+        checked = verdict(p.name, text, aligned, {"alignment": alignment})
+        if not checked.passed or not want:
+            return checked
+    return verdict(p.name, text, runs, want)

@@ -1,16 +1,20 @@
-"""files.* judges: what the agent left in the workspace (or, in its world, anywhere)."""
+"""files.* judges: what the agent left in the workspace (or, in its world, anywhere).
+
+Existence, content, ownership and modes; ``files.same_text`` (line by line against a
+reference) and ``files.stat`` (size, mode, owner, changed since the reset) below.
+"""
 
 from __future__ import annotations
 
 import fnmatch
 import json
 import stat
+from datetime import datetime
 from typing import Any, Literal
 
 from ..reset_scripts._accounts import group_id, group_name, owner, user_id, user_name
-from ..reset_scripts._common import FileMode, clip, gold_file, shown
+from ..runtime.tasks.helpers import FileMode, Regex, check_text, clip, gold_file, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex, check_text
 
 
 @judge("files.exists")
@@ -178,3 +182,89 @@ def files_owner(ctx: StepContext, path: str, user: str, group: str | None = None
     if right:
         return Verdict.ok(f"{shown(ctx, p)} belongs to {have}")
     return Verdict.fail(f"{shown(ctx, p)} should belong to {want} but belongs to {have}", actual=have)
+
+
+# --- files.same_text: a text file matches a reference file line by line. --------------
+#
+# ``files.same`` compares bytes, which fails an agent over a missing final
+# newline or CRLF line ends; task outputs such as "the ERROR lines of a log"
+# are judged by their lines instead, and the feedback names the first line
+# that differs so the agent can act on it.
+
+
+def _lines(text: str) -> list[str]:
+    # Trailing whitespace per line and blank lines at the end carry no meaning here.
+    lines = [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    return lines
+
+
+@judge("files.same_text")
+def files_same_text(ctx: StepContext, path: str, reference: str, sort: bool = False) -> Verdict:
+    """``path`` has the same lines as ``reference`` (in the suite's gold/ folder, or ${FILES}),
+    ignoring line endings and trailing whitespace; ``sort: true`` ignores line order."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a text file like {reference} but {'is a directory' if p.is_dir() else 'does not exist'}")
+    actual = _lines(p.read_text(encoding="utf-8", errors="replace"))
+    expected = _lines(gold_file(ctx, reference).read_text(encoding="utf-8"))
+    if sort:
+        actual, expected = sorted(actual), sorted(expected)
+    if actual == expected:
+        return Verdict.ok(f"{p} has the expected {len(expected)} lines")
+    if len(actual) != len(expected):
+        count = f"{len(actual)} lines instead of {len(expected)}"
+    else:
+        count = f"{len(actual)} lines as expected"
+    first = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+    want = clip(expected[first], 100) if first < len(expected) else "no line (end of file)"
+    got = clip(actual[first], 100) if first < len(actual) else "no line (end of file)"
+    order = " (sorted)" if sort else ""
+    return Verdict.fail(
+        f"{p} has {count}; line {first + 1}{order} should be {want} but is {got}",
+        first_difference=first + 1,
+    )
+
+
+# --- files.stat: a file's size, mode, owner and whether it changed after the reset, in one judge. ---
+#
+# Size bounds catch a truncated download or an empty export that still "exists";
+# ``modified`` tells a file the agent wrote from one the reset left there (or the
+# reverse: a file the task said to leave alone).
+
+
+@judge("files.stat")
+def files_stat(ctx: StepContext, path: str, size: int | None = None, min_size: int | None = None,
+               max_size: int | None = None, mode: FileMode | None = None, owner: str | None = None,
+               group: str | None = None, modified: bool | None = None) -> Verdict:
+    """``path`` exists and has every property given: ``size`` (bytes, exact) or ``min_size``/``max_size``,
+    ``mode`` ("0644"), ``owner``/``group`` (names in the task's world), and ``modified``: true = its
+    content changed after the reset ended (the agent wrote it), false = not since."""
+    p = ctx.path(path)
+    if not (p.exists() or p.is_symlink()):
+        return Verdict.fail(f"{shown(ctx, p)} does not exist")
+    st = p.lstat()
+    problems = []
+    if size is not None and st.st_size != size:
+        problems.append(f"is {st.st_size} bytes, not {size}")
+    if min_size is not None and st.st_size < min_size:
+        problems.append(f"is {st.st_size} bytes, less than {min_size}")
+    if max_size is not None and st.st_size > max_size:
+        problems.append(f"is {st.st_size} bytes, more than {max_size}")
+    if mode is not None and stat.S_IMODE(st.st_mode) != mode:
+        problems.append(f"has mode {stat.S_IMODE(st.st_mode):04o}, not {mode:04o}")
+    if owner is not None:
+        verdict = files_owner(ctx, path, owner, group)
+        if not verdict.passed:
+            problems.append(verdict.feedback.split(" should ", 1)[-1].replace("belong", "should belong", 1))
+    if modified is not None:
+        if ctx.reset_at is None:
+            raise RuntimeError("files.stat `modified` needs the reset's end time, which this context lacks")
+        changed = st.st_mtime > ctx.reset_at
+        when = datetime.fromtimestamp(st.st_mtime).isoformat(timespec="seconds")
+        if changed != modified:
+            problems.append(f"was last modified {when}, {'before' if modified else 'after'} the reset ended")
+    if problems:
+        return Verdict.fail(f"{shown(ctx, p)} " + "; ".join(problems), size=st.st_size)
+    return Verdict.ok(f"{shown(ctx, p)} has the expected properties", size=st.st_size)

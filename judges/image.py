@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..reset_scripts._common import gold_file
+from ..runtime.tasks.helpers import gold_file
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 if TYPE_CHECKING:

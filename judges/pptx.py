@@ -7,11 +7,13 @@ the master's title style, else left.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from ..reset_scripts._common import clip
+from ..runtime.tasks.helpers import clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
+from ._run_style import PROPS, Props, covering_runs, verdict
 
 Alignment = Literal["left", "center", "right", "justify"]
 _ALGN = {"l": "left", "ctr": "center", "r": "right", "just": "justify", "dist": "justify",
@@ -112,3 +114,88 @@ def pptx_count(ctx: StepContext, path: str, count: int) -> Verdict:
         return Verdict.ok(f"{p.name} has {count} slides")
     titles = [s.shapes.title.text_frame.text if s.shapes.title is not None else None for s in prs.slides]
     return Verdict.fail(f"{p.name} should have {count} slides but has {n} (titles: {clip(titles, 160)})")
+
+
+# --- pptx.runs: the font, size and emphasis of the text that holds a phrase -----------
+# A run's look comes from the run itself or, when it says nothing, from what it inherits: its
+# paragraph, the shape's list style, the layout and master placeholders and the master's text
+# styles, as a person sees it.
+
+
+def _pptx_rpr_props(rpr: Any) -> Props:
+    """Properties set on one a:rPr / a:defRPr element (None where it says nothing)."""
+    if rpr is None:
+        return {}
+    out: Props = {}
+    if rpr.get("sz"):
+        out["size"] = int(rpr.get("sz")) / 100
+    for key, attr in (("bold", "b"), ("italic", "i")):
+        if rpr.get(attr) is not None:
+            out[key] = rpr.get(attr) in ("1", "true")
+    if rpr.get("u") is not None:
+        out["underline"] = rpr.get("u") != "none"
+    latin = rpr.find(f"{_A}latin")
+    if latin is not None and latin.get("typeface"):
+        out["font"] = latin.get("typeface")
+    srgb = rpr.find(f"{_A}solidFill/{_A}srgbClr")
+    if srgb is not None:
+        out["color"] = srgb.get("val")
+    return out
+
+
+def _level_rpr(lst: Any, level: int) -> Any:
+    return None if lst is None else lst.find(f"{_A}lvl{level + 1}pPr/{_A}defRPr")
+
+
+def _placeholder_chain(shape: Any) -> Iterator[Any]:
+    """The shape, then the layout placeholder and master placeholder it inherits from."""
+    while shape is not None:
+        yield shape
+        shape = getattr(shape, "_base_placeholder", None) if shape.is_placeholder else None
+
+
+def pptx_run_props(run: Any, paragraph: Any, shape: Any, slide: Any) -> Props:
+    level = paragraph.level
+    sources = [run._r.find(f"{_A}rPr"), paragraph._p.find(f"{_A}pPr/{_A}defRPr")]
+    for s in _placeholder_chain(shape):
+        body = s._element.find(f".//{_A}lstStyle") if s.has_text_frame else None
+        sources.append(_level_rpr(body, level))
+    master = slide.slide_layout.slide_master._element
+    kind = "titleStyle" if shape.is_placeholder and "TITLE" in str(shape.placeholder_format.type) else (
+        "bodyStyle" if shape.is_placeholder else "otherStyle")
+    styles = master.find(f"{{http://schemas.openxmlformats.org/presentationml/2006/main}}txStyles/"
+                         f"{{http://schemas.openxmlformats.org/presentationml/2006/main}}{kind}")
+    sources.append(_level_rpr(styles, level))
+    out: Props = {"bold": False, "italic": False, "underline": False}
+    for source in reversed(sources):  # the nearest source wins
+        out.update(_pptx_rpr_props(source))
+    return out
+
+
+@judge("pptx.runs")
+def pptx_runs(ctx: StepContext, path: str, text: str, slide: int | None = None, font: str | None = None,
+              size: float | None = None, bold: bool | None = None, italic: bool | None = None,
+              underline: bool | None = None, color: str | None = None) -> Verdict:
+    """Every run holding (part of) ``text`` (on slide ``slide``, 0-based, or any slide) has the ``font``,
+    ``size`` (pt), ``bold``/``italic``/``underline`` and ``color`` (RGB hex) given, counting what it
+    inherits from its paragraph, placeholder, layout and master."""
+    from pptx import Presentation
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a presentation but does not exist")
+    slides = list(Presentation(str(p)).slides)
+    chosen = slides if slide is None else slides[slide:slide + 1] if -len(slides) <= slide < len(slides) else []
+    want = {k: v for k, v in zip(PROPS, (font, size, bold, italic, underline, color)) if v is not None}
+    found = []
+    for s in chosen:
+        for shape in s.shapes:
+            if not shape.has_text_frame:
+                continue
+            for para in shape.text_frame.paragraphs:
+                text_of = "".join(r.text for r in para.runs)
+                if text in text_of:
+                    found += [(r.text, pptx_run_props(r, para, shape, s))
+                              for r in covering_runs(list(para.runs), text_of, text)]
+    where = p.name + (f" slide {slide}" if slide is not None else "")
+    return verdict(where, text, found, want)

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..reset_scripts._accounts import user_id, user_name
-from ..reset_scripts._common import clip
+from ..runtime.tasks.helpers import Regex, clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex
 
 _SELECTORS = ("name", "cmdline", "cmdline_regex")
 # A kernel (forked from the fork server or exec'd through nsenter) keeps this in its command line.

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ..reset_scripts._common import clip, short
 from ..reset_scripts.shell import Where, run_shell
+from ..runtime.tasks.helpers import Regex, check_text, clip, short
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex, check_text
 
 
 @judge("shell.output", one_of=("equals", "contains", "regex"))

@@ -7,10 +7,9 @@ terminal displayed. Escape sequences are dropped; carriage returns and backspace
 
 from __future__ import annotations
 
-from ..reset_scripts._common import clip
 from ..reset_scripts._terminal_log import plain_text, transcript_path
+from ..runtime.tasks.helpers import Regex, check_text, clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._common import Regex, check_text
 
 
 @judge("terminal.text", one_of=("contains", "regex"))

@@ -1,9 +1,17 @@
-"""windows.title: a window on the task's display has a title containing some text."""
+"""windows.* judges: the windows on the task's display (title, geometry, state), read host side."""
 
 from __future__ import annotations
 
-from ..reset_scripts._common import clip
-from ..reset_scripts._x11 import list_windows
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator
+from Xlib import Xatom
+from Xlib import display as xdisplay
+from Xlib import error as xerror
+
+from ..reset_scripts._x11 import Window, list_windows
+from ..runtime.tasks.helpers import clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
@@ -21,3 +29,134 @@ def windows_title(ctx: StepContext, contains: str, present: bool = True) -> Verd
     if present:
         return Verdict.fail(f"no window title contains {contains!r}; open windows: {clip(titles, 240) if titles else 'none'}")
     return Verdict.fail(f"a window titled {clip(hits[0], 100)} should be closed but is open")
+
+
+# --- windows.geometry and windows.state: where a window is and how the window manager shows it. ---
+#
+# Both read the X server directly (python-xlib), host side. Geometry is the
+# window's *frame* (title bar and borders included, from ``_NET_FRAME_EXTENTS``),
+# because that is what a person or a model sees on the screenshot. The expected
+# box is given in fractions of the screen, so a task does not depend on the
+# display size or on how much the screenshot is scaled for the model.
+
+
+def _fraction_box(box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    left, top, right, bottom = box
+    if not all(0.0 <= v <= 1.0 for v in box):
+        raise ValueError(f"box {list(box)} must hold fractions of the screen between 0 and 1")
+    if not (left < right and top < bottom):
+        raise ValueError(f"box {list(box)} must be [left, top, right, bottom] with left < right and top < bottom")
+    return box
+
+
+FractionBox = Annotated[tuple[float, float, float, float], AfterValidator(_fraction_box)]
+"""[left, top, right, bottom] as fractions of the screen width/height, e.g. [0, 0, 0.5, 1]."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A window's outer box in screen pixels, and the screen size."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    screen_width: int
+    screen_height: int
+    states: frozenset[str]
+    """_NET_WM_STATE atoms without the prefix, e.g. {"MAXIMIZED_VERT", "HIDDEN"}."""
+
+    def fractions(self) -> tuple[float, float, float, float]:
+        sw, sh = self.screen_width, self.screen_height
+        return (self.x / sw, self.y / sh, (self.x + self.width) / sw, (self.y + self.height) / sh)
+
+    def describe(self) -> str:
+        l, t, r, b = self.fractions()
+        return (f"{self.width}x{self.height} at ({self.x}, {self.y}) on a {self.screen_width}x{self.screen_height}"
+                f" screen, i.e. [{l:.2f}, {t:.2f}, {r:.2f}, {b:.2f}]")
+
+
+def _frame(display: str, window: Window) -> Frame:
+    d = xdisplay.Display(display)
+    try:
+        screen = d.screen()
+        w = d.create_resource_object("window", window.id)
+        geo = w.get_geometry()
+        pos = w.translate_coords(screen.root, 0, 0)  # client origin in root coordinates (negated)
+        x, y = -pos.x, -pos.y
+        extents = w.get_full_property(d.intern_atom("_NET_FRAME_EXTENTS"), Xatom.CARDINAL)
+        left, right, top, bottom = (list(extents.value) + [0, 0, 0, 0])[:4] if extents else (0, 0, 0, 0)
+        state = w.get_full_property(d.intern_atom("_NET_WM_STATE"), Xatom.ATOM)
+        names = frozenset(
+            d.get_atom_name(a).removeprefix("_NET_WM_STATE_") for a in (state.value if state else [])
+        )
+        return Frame(
+            x=x - left, y=y - top, width=geo.width + left + right, height=geo.height + top + bottom,
+            screen_width=screen.width_in_pixels, screen_height=screen.height_in_pixels, states=names,
+        )
+    finally:
+        d.close()
+
+
+def _find(ctx: StepContext, contains: str, judge_name: str) -> tuple[Window | None, list[str]]:
+    if not ctx.display:
+        raise RuntimeError(f"{judge_name} needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
+    windows = list_windows(ctx.display)
+    hits = [w for w in windows if contains.casefold() in w.title.casefold()]
+    # The newest matching window: it is the one an agent most likely just arranged.
+    return (hits[-1] if hits else None), [w.title for w in windows]
+
+
+def _frame_or_fail(ctx: StepContext, contains: str, judge_name: str) -> Frame | Verdict:
+    window, titles = _find(ctx, contains, judge_name)
+    if window is None:
+        return Verdict.fail(f"no window title contains {contains!r}; open windows: {clip(titles, 240) if titles else 'none'}")
+    try:
+        return _frame(ctx.display or "", window)
+    except xerror.XError:
+        return Verdict.fail(f"window {window.title!r} closed while it was being measured")
+
+
+@judge("windows.geometry")
+def windows_geometry(ctx: StepContext, contains: str, box: FractionBox, tolerance: float = 0.04) -> Verdict:
+    """The window whose title contains ``contains`` covers ``box`` = [left, top, right, bottom]
+    (fractions of the screen, frame included), each edge within ``tolerance`` (a fraction too)."""
+    frame = _frame_or_fail(ctx, contains, "windows.geometry")
+    if isinstance(frame, Verdict):
+        return frame
+    if "HIDDEN" in frame.states:
+        return Verdict.fail(f"window {contains!r} is minimized (hidden), so it does not cover {list(box)}")
+    actual = frame.fractions()
+    names = ("left", "top", "right", "bottom")
+    off = [f"{n} edge at {a:.2f} instead of {w:.2f}" for n, a, w in zip(names, actual, box) if abs(a - w) > tolerance]
+    details: dict[str, Any] = {"actual": [round(v, 3) for v in actual], "pixels": [frame.x, frame.y, frame.width, frame.height]}
+    if off:
+        return Verdict.fail(f"window {contains!r} is {frame.describe()}: " + ", ".join(off)
+                            + f" (tolerance {tolerance:.2f})", **details)
+    return Verdict.ok(f"window {contains!r} is {frame.describe()}", **details)
+
+
+State = Literal["maximized", "minimized", "fullscreen", "normal"]
+
+_STATE_ATOMS: dict[str, set[str]] = {
+    "maximized": {"MAXIMIZED_VERT", "MAXIMIZED_HORZ"},
+    "minimized": {"HIDDEN"},
+    "fullscreen": {"FULLSCREEN"},
+}
+
+
+@judge("windows.state")
+def windows_state(ctx: StepContext, contains: str, state: State) -> Verdict:
+    """The window whose title contains ``contains`` is maximized (both ways), minimized,
+    fullscreen, or normal (none of those), as the window manager reports it (_NET_WM_STATE)."""
+    frame = _frame_or_fail(ctx, contains, "windows.state")
+    if isinstance(frame, Verdict):
+        return frame
+    found = [s for s, atoms in _STATE_ATOMS.items() if atoms <= frame.states]
+    actual = ", ".join(found) if found else "normal"
+    ok = (state in found) if state != "normal" else not found
+    shown = sorted(frame.states) or ["none"]
+    if ok:
+        return Verdict.ok(f"window {contains!r} is {state}", states=shown)
+    return Verdict.fail(f"window {contains!r} should be {state} but is {actual} (_NET_WM_STATE: {', '.join(shown)})",
+                        states=shown)

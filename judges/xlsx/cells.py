@@ -1,4 +1,8 @@
-"""xlsx.* judges: spreadsheet cells and sheets, read with openpyxl."""
+"""xlsx.cells, xlsx.sheets and xlsx.formula: spreadsheet values and sheets, read with openpyxl.
+
+The cell comparison here (``cell_equal``, ``show_cell``) is shared by the other xlsx judges
+and by csv.rows.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +15,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator
 
-from ..reset_scripts._common import clip
-from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._libreoffice import recalculated_copy
+from ...runtime.tasks.helpers import clip
+from ...runtime.tasks.steps import StepContext, Verdict, judge
+from .._libreoffice import recalculated_copy
 
 _CELL = re.compile(r"^(?:(?P<sheet>[^!]+)!)?\$?(?P<col>[A-Za-z]{1,3})\$?(?P<row>[0-9]+)$")
 

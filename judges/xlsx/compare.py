@@ -11,10 +11,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..reset_scripts._common import gold_file
-from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._libreoffice import recalculated_copy
-from .xlsx import _formula_key, cell_equal, show_cell
+from ...runtime.tasks.helpers import gold_file
+from ...runtime.tasks.steps import StepContext, Verdict, judge
+from .._libreoffice import recalculated_copy
+from .cells import _formula_key, cell_equal, show_cell
 
 
 def _books(path: Path, tmp: Path) -> tuple[Any, Any]:

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 # openpyxl is imported where used (by then ``_sheet`` has loaded it): it costs 80-230 ms at
 # import, and every run imports every judge module (each Ray actor process too).
-from ..runtime.tasks.steps import StepContext, Verdict, judge
-from .xlsx import show_cell
+from ...runtime.tasks.steps import StepContext, Verdict, judge
+from .cells import show_cell
 
 
 def _sheet(ctx: StepContext, path: str, sheet: str | None) -> tuple[Any, str] | Verdict:

@@ -12,9 +12,9 @@ from typing import Annotated
 
 from pydantic import AfterValidator
 
-from ..reset_scripts._common import clip
-from ..runtime.tasks.steps import StepContext, Verdict, judge
-from .xlsx import _CELL
+from ...runtime.tasks.helpers import clip
+from ...runtime.tasks.steps import StepContext, Verdict, judge
+from .cells import _CELL
 
 
 def _refs(refs: list[str]) -> list[str]:

@@ -1,4 +1,7 @@
 import json
+import os
+import time
+from dataclasses import replace
 
 import pytest
 from deskact.runtime.tasks.steps import StepContext, Verdict, lookup, run_judge
@@ -131,3 +134,76 @@ def test_missing_reference_is_an_error_verdict(ctx: StepContext) -> None:
     assert v.error and not v.passed
     assert v.feedback.startswith("judge `files.same` failed: FileNotFoundError: reference file 'nope.txt' not found")
     assert v.judge == "files.same" and v.params["reference"] == "nope.txt"
+
+
+# --- files.stat ------------------------------------------------------------------------
+
+
+def test_stat_size_mode_and_owner(ctx: StepContext) -> None:
+    p = ctx.workspace / "export.csv"
+    p.write_text("a,b\n1,2\n")
+    p.chmod(0o640)
+    assert j("files.stat", ctx, path="export.csv", size=8, mode="0640").passed
+    assert j("files.stat", ctx, path="export.csv", min_size=1, max_size=100).passed
+    v = j("files.stat", ctx, path="export.csv", size=9, mode="0644")
+    assert not v.passed and "is 8 bytes, not 9" in v.feedback and "has mode 0640, not 0644" in v.feedback
+    assert "less than 100" in j("files.stat", ctx, path="export.csv", min_size=100).feedback
+    me = __import__("pwd").getpwuid(os.getuid()).pw_name
+    assert j("files.stat", ctx, path="export.csv", owner=me).passed
+    assert not j("files.stat", ctx, path="export.csv", owner="nobody").passed
+    assert "does not exist" in j("files.stat", ctx, path="none.csv", size=1).feedback
+
+
+def test_stat_modified_after_the_reset(ctx: StepContext) -> None:
+    old = ctx.workspace / "old.txt"
+    old.write_text("from the reset")
+    os.utime(old, (time.time() - 60, time.time() - 60))
+    after = replace(ctx, reset_at=time.time() - 1)
+    new = ctx.workspace / "new.txt"
+    new.write_text("by the agent")
+    assert j("files.stat", after, path="new.txt", modified=True).passed
+    assert j("files.stat", after, path="old.txt", modified=False).passed
+    v = j("files.stat", after, path="old.txt", modified=True)
+    assert not v.passed and "before the reset ended" in v.feedback
+    assert not j("files.stat", after, path="new.txt", modified=False).passed
+    assert run_judge("files.stat", {"path": "new.txt", "modified": True}, ctx).error  # no reset time known
+
+
+# --- files.same_text -------------------------------------------------------------------
+
+
+def same_text(ctx: StepContext, **params: object) -> Verdict:
+    v = run_judge("files.same_text", params, ctx)
+    assert not v.error, v.feedback
+    return v
+
+
+def test_same_text_ignores_line_endings_and_final_newline(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "want.txt").write_text("a\nb\nc\n")
+    (ctx.workspace / "out.txt").write_text("a\r\nb  \r\nc")
+    v = same_text(ctx, path="out.txt", reference="want.txt")
+    assert v.passed and v.feedback == "out.txt has the expected 3 lines"
+
+
+def test_same_text_names_first_difference(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "want.txt").write_text("a\nb\nc\n")
+    (ctx.workspace / "out.txt").write_text("a\nx\nc\n")
+    v = same_text(ctx, path="out.txt", reference="want.txt")
+    assert not v.passed
+    assert v.feedback == "out.txt has 3 lines as expected; line 2 should be 'b' but is 'x'"
+    (ctx.workspace / "out.txt").write_text("a\nb\n")
+    v = same_text(ctx, path="out.txt", reference="want.txt")
+    assert v.feedback == ("out.txt has 2 lines instead of 3; line 3 should be 'c'"
+                          " but is no line (end of file)")
+
+
+def test_same_text_sorted_and_missing(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.files / "want.txt").write_text("b\na\n")  # falls back to ${FILES}
+    (ctx.workspace / "out.txt").write_text("a\nb\n")
+    assert not same_text(ctx, path="out.txt", reference="want.txt").passed
+    assert same_text(ctx, path="out.txt", reference="want.txt", sort=True).passed
+    v = same_text(ctx, path="nope.txt", reference="want.txt")
+    assert not v.passed and v.feedback == "nope.txt should be a text file like want.txt but does not exist"

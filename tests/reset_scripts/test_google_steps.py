@@ -190,7 +190,7 @@ def test_document_paragraphs_and_bold(g: StepContext) -> None:
 
 
 def test_presentation_slides(g: StepContext) -> None:
-    from deskact.judges.google import slide_titles
+    from deskact.judges.google.slides import slide_titles
 
     run_reset("google.presentation", {"title": "Deck", "slides": [{"title": "Intro", "body": "hi"}, {"title": "End"}]}, g)
     pres = c(g).slides.presentations().get(presentationId=_file_id(g, "Deck")).execute()
