@@ -55,6 +55,19 @@ MOVED: dict[str, str] = {
     "deskact.runtime.agent.jpeg_bands": "deskact.runtime.screen.jpeg_bands",
     "deskact.runtime.agent.shm_grab": "deskact.runtime.screen.shm_grab",
     "deskact.runtime.world.framebuffer": "deskact.runtime.screen.framebuffer",
+    # The Google emulator's modules moved into one subpackage per API. The service
+    # modules (emulator.gmail, ...) need no line: each is now a package exporting
+    # the same public names.
+    "deskact.toolkits.google.emulator.calendar_time": "deskact.toolkits.google.emulator.calendar.time",
+    "deskact.toolkits.google.emulator.gmail_mime": "deskact.toolkits.google.emulator.gmail.mime",
+    "deskact.toolkits.google.emulator.gmail_query": "deskact.toolkits.google.emulator.gmail.query",
+    "deskact.toolkits.google.emulator.drive_query": "deskact.toolkits.google.emulator.drive.query",
+    "deskact.toolkits.google.emulator.drive_types": "deskact.toolkits.google.emulator.drive.types",
+    "deskact.toolkits.google.emulator.sheets_model": "deskact.toolkits.google.emulator.sheets.model",
+    "deskact.toolkits.google.emulator.sheets_cells": "deskact.toolkits.google.emulator.sheets.cells",
+    "deskact.toolkits.google.emulator.formulas": "deskact.toolkits.google.emulator.sheets.formulas",
+    "deskact.toolkits.google.emulator.a1": "deskact.toolkits.google.emulator.sheets.a1",
+    "deskact.toolkits.google.emulator.docs_model": "deskact.toolkits.google.emulator.docs.model",
 }
 
 

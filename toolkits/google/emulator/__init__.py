@@ -16,18 +16,26 @@ Layout
   for the Google toolkit (data Unix socket -> ``DESKACT_GOOGLE_URL`` in the
   kernel; ``handle.host["url"]`` (data), ``["admin_socket"]`` and
   ``["emulator"]`` for reset steps and judges)
-- one module per service: ``calendar.py``, ``gmail.py``, ``drive.py``,
-  ``sheets.py``, ``docs.py``, ``slides.py``, ``forms.py``
+- ``common.py``     helpers the services share (update = patch, records with
+  a revision id, batchUpdate requests one by one)
+- one subpackage per API: ``calendar/``, ``gmail/``, ``drive/``, ``sheets/``,
+  ``docs/``, ``slides/``, ``forms/``. Each has ``handlers.py`` (the methods it
+  registers; importing the package registers them) and its own pure modules
+  (``gmail/mime.py``, ``gmail/query.py``, ``drive/query.py``, ``drive/types.py``,
+  ``sheets/model.py``, ``sheets/cells.py``, ``sheets/formulas.py``,
+  ``sheets/a1.py``, ``docs/model.py``, ``calendar/time.py``); its
+  ``__init__.py`` exports what the other services and the reset steps call
+  (``drive.register_file``, ``forms.submit_response``, ...)
 
-Writing a service module (the contract)
----------------------------------------
-A service module registers one function per discovery method id. It is
-imported by every ``Emulator`` (see ``framework.SERVICE_MODULES``); methods with
-no handler answer 501 naming the method, never a fake success::
+Writing a service (the contract)
+--------------------------------
+A service's ``handlers.py`` registers one function per discovery method id. Its
+package is imported by every ``Emulator`` (see ``framework.SERVICE_MODULES``);
+methods with no handler answer 501 naming the method, never a fake success::
 
-    from .errors import ApiError, not_found, duplicate, bad_request
-    from .framework import Request, Response, handler, on_reset
-    from .paging import paginate
+    from ..errors import ApiError, not_found, duplicate, bad_request
+    from ..framework import Request, Response, handler, on_reset
+    from ..paging import paginate
 
     @on_reset                      # seeds the *empty* state (run once per
     def _seed(store, user):        # emulator; reset restores its snapshot)
@@ -83,7 +91,7 @@ Store (``store.py``): JSON documents by ``(kind, id, scope)``:
 ``next_counter(name)``, ``Store.new_id(length)``. Name kinds
 ``"<service>.<type>"`` (``"drive.file"``, ``"sheets.spreadsheet"``); a service
 that must show up in another (Sheets files in Drive) writes the other's kind
-through a function the owning module exports (``drive.register_file(...)``).
+through a function the owning package exports (``drive.register_file(...)``).
 
 Python API
 ----------

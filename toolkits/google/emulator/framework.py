@@ -32,8 +32,8 @@ from .errors import ApiError, not_implemented
 from .fields import apply_fields, check_fields, parse_fields
 from .store import SnapshotError, Store
 
-# Service modules imported by every Emulator (each registers its handlers when
-# imported). A module that does not exist yet is skipped: its methods answer 501.
+# Service packages imported by every Emulator (each registers its handlers when
+# imported). A package that does not exist yet is skipped: its methods answer 501.
 SERVICE_MODULES: tuple[str, ...] = ("calendar", "gmail", "drive", "sheets", "docs", "slides", "forms")
 
 

@@ -19,7 +19,13 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from .calendar_time import (
+from ..common import update_and_patch
+from ..discovery import parse_datetime
+from ..errors import ApiError, duplicate, not_found
+from ..framework import Request, handler, on_reset
+from ..paging import paginate
+from ..store import Store
+from .time import (
     UTC,
     EventTime,
     expand,
@@ -32,12 +38,6 @@ from .calendar_time import (
     time_dict,
     zone,
 )
-from .common import update_and_patch
-from .discovery import parse_datetime
-from .errors import ApiError, duplicate, not_found
-from .framework import Request, handler, on_reset
-from .paging import paginate
-from .store import Store
 
 CAL, ENTRY, EVENT = "calendar.calendar", "calendar.list", "calendar.event"
 DEFAULT_TZ = "UTC"

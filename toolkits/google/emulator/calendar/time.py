@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dateutil.rrule import rruleset, rrulestr
 
-from .errors import ApiError
+from ..errors import ApiError
 
 MAX_INSTANCES = 2000  # per series when the rule is unbounded and the window is open
 

@@ -1,4 +1,4 @@
-"""Docs v1: documents create/get/batchUpdate over the model in `docs_model.py`.
+"""Docs v1: documents create/get/batchUpdate over the model in `model.py`.
 
 Documents are `docs.document` records keyed by their Drive file id; a new
 document is registered in Drive as application/vnd.google-apps.document, and
@@ -14,9 +14,13 @@ import html
 import io
 from typing import Any
 
-from . import drive
-from .common import check_revision, each_request, load_record, rename_hook
-from .docs_model import (
+from .. import drive
+from ..common import check_revision, each_request, load_record, rename_hook
+from ..drive.types import DOCUMENT, GoogleType, register_type
+from ..errors import ApiError
+from ..framework import Request, handler
+from ..store import Store
+from .model import (
     NAMED_STYLES,
     PARAGRAPH_STYLE_FIELDS,
     TEXT_STYLE_FIELDS,
@@ -25,10 +29,6 @@ from .docs_model import (
     parse_fields,
     text_to_flat,
 )
-from .drive_types import DOCUMENT, GoogleType, register_type
-from .errors import ApiError
-from .framework import Request, handler
-from .store import Store
 
 KIND = "docs.document"
 

@@ -4,7 +4,7 @@ the `q` search language, trash, copy, export, and a small permissions model.
 Files are `drive.file` documents holding the File resource (plus private
 `_`-prefixed keys); binary content is the blob `drive:<id>`. Google-type
 files (Docs, Sheets, Slides, Forms) keep their content in their own service;
-`drive_types.GOOGLE_TYPES` connects the two. Other modules call
+`types.GOOGLE_TYPES` connects the two. Other modules call
 `register_file`, `touch_file`, `rename_file` and `get_file` (below) so that
 what they create shows up in Drive with the right mimeType.
 """
@@ -17,12 +17,12 @@ import string
 from datetime import UTC, datetime
 from typing import Any
 
-from .drive_query import QueryError, compile_query, parse_rfc3339
-from .drive_types import EXPORT_EXTENSIONS, FOLDER, GOOGLE_PREFIX, GOOGLE_TYPES
-from .errors import ApiError
-from .framework import Request, Response, handler, on_reset
-from .paging import paginate
-from .store import Store
+from ..errors import ApiError
+from ..framework import Request, Response, handler, on_reset
+from ..paging import paginate
+from ..store import Store
+from .query import QueryError, compile_query, parse_rfc3339
+from .types import EXPORT_EXTENSIONS, FOLDER, GOOGLE_PREFIX, GOOGLE_TYPES
 
 KIND = "drive.file"
 PERM_KIND = "drive.permission"

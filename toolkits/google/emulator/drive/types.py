@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .store import Store
+from ..store import Store
 
 FOLDER = "application/vnd.google-apps.folder"
 DOCUMENT = "application/vnd.google-apps.document"

@@ -15,15 +15,15 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from . import drive
-from .common import check_revision, each_request, load_record, rename_hook
-from .drive_query import QueryError, parse_rfc3339
-from .drive_types import FORM, GoogleType, register_type
-from .errors import ApiError
-from .framework import Request, handler
-from .masks import apply_mask
-from .paging import paginate
-from .store import Store
+from .. import drive
+from ..common import check_revision, each_request, load_record, rename_hook
+from ..drive.query import QueryError, parse_rfc3339
+from ..drive.types import FORM, GoogleType, register_type
+from ..errors import ApiError
+from ..framework import Request, handler
+from ..masks import apply_mask
+from ..paging import paginate
+from ..store import Store
 
 KIND = "forms.form"
 RESPONSE_KIND = "forms.response"

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from email.utils import formatdate, make_msgid
 from typing import Any, TypeVar
 
-from . import gmail_mime as mime
-from .common import update_and_patch
-from .errors import ApiError, bad_request, not_found
-from .framework import Request, Response, handler
-from .gmail_query import compile_query
-from .paging import paginate
-from .store import Store
+from ..common import update_and_patch
+from ..errors import ApiError, bad_request, not_found
+from ..framework import Request, Response, handler
+from ..paging import paginate
+from ..store import Store
+from . import mime
+from .query import compile_query
 
 T = TypeVar("T")
 

@@ -17,7 +17,7 @@ from email.message import Message
 from email.utils import getaddresses, parsedate_to_datetime
 from typing import Any
 
-from .errors import ApiError
+from ..errors import ApiError
 
 
 def b64url(data: bytes) -> str:

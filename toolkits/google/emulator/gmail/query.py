@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from .errors import ApiError
+from ..errors import ApiError
 
 # A compiled query: takes the indexed message (see ``gmail._indexed``) and answers.
 Predicate = Callable[[dict[str, Any]], bool]

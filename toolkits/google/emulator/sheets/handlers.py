@@ -1,7 +1,7 @@
 """Sheets v4: spreadsheets create/get/batchUpdate and the values.* family.
 
 The model (A1 ranges, input parsing, formulas, rendering) is in
-`sheets_model.py`; this module loads and saves it (`sheets.spreadsheet`
+`model.py`; this module loads and saves it (`sheets.spreadsheet`
 documents keyed by the Drive file id), maps errors to Google's format, keeps
 Drive in step (a new spreadsheet is a Drive file; a title change renames it)
 and registers the Drive hooks (create, copy, CSV/TSV/XLSX export and import).
@@ -16,16 +16,16 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from . import drive
+from .. import drive
+from ..common import each_request, load_record, rename_hook
+from ..drive.types import SPREADSHEET, GoogleType, register_type
+from ..errors import ApiError
+from ..framework import Request, handler
+from ..masks import apply_mask
+from ..store import Store
 from .a1 import index_to_col
-from .common import each_request, load_record, rename_hook
-from .drive_types import SPREADSHEET, GoogleType, register_type
-from .errors import ApiError
-from .framework import Request, handler
-from .masks import apply_mask
-from .sheets_cells import cell_from_extended, parse_user_entered
-from .sheets_model import Book, Sheet, SheetsError, _Evaluator
-from .store import Store
+from .cells import cell_from_extended, parse_user_entered
+from .model import Book, Sheet, SheetsError, _Evaluator
 
 KIND = "sheets.spreadsheet"
 _RENDER = ("FORMATTED_VALUE", "UNFORMATTED_VALUE", "FORMULA")
@@ -203,7 +203,7 @@ def _cell_view(cell: dict[str, Any] | None) -> dict[str, Any]:
     if "f" in cell:
         view["userEnteredValue"] = {"formulaValue": cell["f"]}
     elif "v" in cell:
-        from .sheets_cells import extended_value
+        from .cells import extended_value
         view["userEnteredValue"] = extended_value(cell["v"])
     fmt = copy.deepcopy(cell.get("style") or {})
     if cell.get("fmt"):

@@ -13,8 +13,7 @@ import copy
 from typing import Any
 
 from .a1 import A1Range, RangeError, format_range, index_to_col, parse_a1, quote_sheet
-from .formulas import FormulaError, Value, evaluate
-from .sheets_cells import (
+from .cells import (
     Cell,
     extended_value,
     format_value,
@@ -22,6 +21,7 @@ from .sheets_cells import (
     parse_user_entered,
     unformatted,
 )
+from .formulas import FormulaError, Value, evaluate
 
 DEFAULT_ROWS = 1000
 DEFAULT_COLS = 26
@@ -167,7 +167,7 @@ class Book:
                     for dc, cd in enumerate(row.get("values") or []):
                         uev = (cd or {}).get("userEnteredValue")
                         if uev:
-                            from .sheets_cells import cell_from_extended
+                            from .cells import cell_from_extended
                             sheet.cells[(r0 + dr, c0 + dc)] = cell_from_extended(uev)
         if not book.sheets:
             book.add_sheet({})

@@ -15,13 +15,13 @@ import hashlib
 import re
 from typing import Any
 
-from . import drive
-from .common import check_revision, each_request, load_record, rename_hook
-from .docs_model import u16
-from .drive_types import PRESENTATION, GoogleType, register_type
-from .errors import ApiError
-from .framework import Request, handler
-from .store import Store
+from .. import drive
+from ..common import check_revision, each_request, load_record, rename_hook
+from ..docs.model import u16
+from ..drive.types import PRESENTATION, GoogleType, register_type
+from ..errors import ApiError
+from ..framework import Request, handler
+from ..store import Store
 
 KIND = "slides.presentation"
 _EMU_W, _EMU_H = 9144000, 5143500

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from deskact.toolkits.google.emulator.docs_model import DocsError, Flat
+from deskact.toolkits.google.emulator.docs.model import DocsError, Flat
 from googleapiclient.errors import HttpError
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from deskact.toolkits.google.emulator.drive import ROOT_ID
-from deskact.toolkits.google.emulator.drive_query import QueryError, compile_query
+from deskact.toolkits.google.emulator.drive.query import QueryError, compile_query
 from googleapiclient.errors import HttpError
 from googleapiclient.http import MediaIoBaseUpload
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from deskact.toolkits.google.emulator.a1 import RangeError, format_range, parse_a1
-from deskact.toolkits.google.emulator.sheets_model import Book
+from deskact.toolkits.google.emulator.sheets.a1 import RangeError, format_range, parse_a1
+from deskact.toolkits.google.emulator.sheets.model import Book
 from googleapiclient.errors import HttpError
 
 # ---------------------------------------------------------------- A1 (pure)
