@@ -59,7 +59,42 @@ _PUBLIC: dict[str, str] = {
     "model_provider": _MODELS + ".registry",
 }
 
-__all__ = sorted([*_PUBLIC, "__version__", "load_ipython_extension"])
+# Spelled out (not built from _PUBLIC) so linters and readers see the API; tests/test_public_api.py
+# checks that both agree.
+__all__ = [
+    "Env",
+    "FileMode",
+    "Message",
+    "Model",
+    "ModelReply",
+    "Regex",
+    "ServiceContext",
+    "ServiceHandle",
+    "StepContext",
+    "StepFailed",
+    "Toolkit",
+    "Usage",
+    "Verdict",
+    "__version__",
+    "check_text",
+    "clip",
+    "fixture",
+    "give_to_world",
+    "gold_file",
+    "judge",
+    "load_ipython_extension",
+    "load_toolkit",
+    "make_dirs",
+    "make_model",
+    "model_provider",
+    "normalize",
+    "reset_step",
+    "run_judge",
+    "run_reset",
+    "short",
+    "shown",
+    "step_path",
+]
 
 
 def load_ipython_extension(ipython: Any) -> None:
