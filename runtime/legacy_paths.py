@@ -138,3 +138,7 @@ class _Finder(importlib.abc.MetaPathFinder):
 def install() -> None:
     if not any(isinstance(f, _Finder) for f in sys.meta_path):
         sys.meta_path.insert(0, _Finder())
+        if not sys.warnoptions:  # -W or PYTHONWARNINGS given: the user's choice stands
+            # Python hides DeprecationWarnings raised outside __main__, i.e. in the plugin
+            # packages that most need to hear of a moved module: show these ones, once each.
+            warnings.filterwarnings("default", r"deskact\.\S+ is deprecated", DeprecationWarning)
