@@ -13,7 +13,7 @@ from ._lookup import _as_list, _lower_set, _nearest
 
 def _messages(ctx: StepContext, **params: Any) -> list[dict]:
     # googleapiclient: imported only when a Gmail judge runs
-    from ..toolkits.google.api import message_fields
+    from ...toolkits.google.api import message_fields
 
     gmail = clients(ctx).gmail
     refs = list_all(gmail.users().messages().list, "messages", userId="me", maxResults=500, **params)
@@ -94,7 +94,7 @@ def draft_exists(ctx: StepContext, to: str | list[str] | None = None, subject_co
                  body_contains: str | list[str] | None = None) -> Verdict:
     """A draft (not sent) addressed to ``to`` whose subject and body contain the texts."""
     # googleapiclient: imported only when a Gmail judge runs
-    from ..toolkits.google.api import message_fields
+    from ...toolkits.google.api import message_fields
 
     gmail = clients(ctx).gmail
     found = []
