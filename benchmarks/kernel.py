@@ -19,9 +19,7 @@ from pathlib import Path
 
 import zmq
 from deskact.runtime.config import Config
-from deskact.runtime.world import kernel
-from deskact.runtime.world.kernel import KernelSession
-from deskact.runtime.world.kernel_pool import KernelPool
+from deskact.runtime.world.kernel import KernelPool, KernelSession, process
 from deskact.runtime.world.sandbox import sandbox_status
 
 PRELOAD = [("bench", "import json, os, re\nREADY = True")]
@@ -45,13 +43,13 @@ def start_cost(mode: str, repeat: int) -> list[str]:
     """Cold start wall time and the kernel's own CPU when ready, three ways, interleaved.
 
     "stock" = ``python -m ipykernel_launcher`` with zmq's default 100 ms reconnect
-    interval; "exec" = deskact's ``kernel_launcher`` (no debugpy, no gc during
+    interval; "exec" = deskact's ``kernel.launcher`` (no debugpy, no gc during
     imports) with a 5 ms interval; "forked" = forked by the fork server into the
     sandbox (bwrap as root only). Interleaved, so all see the same machine load.
     """
-    variants = {"stock": ("ipykernel_launcher", 100, False), "exec": (kernel.KERNEL_MODULE, 5, False)}
+    variants = {"stock": ("ipykernel_launcher", 100, False), "exec": (process.KERNEL_MODULE, 5, False)}
     if mode == "bwrap" and os.geteuid() == 0:
-        variants["forked"] = (kernel.KERNEL_MODULE, 5, True)
+        variants["forked"] = (process.KERNEL_MODULE, 5, True)
     wall: dict[str, list[float]] = {name: [] for name in variants}
     cpu: dict[str, list[float]] = {name: [] for name in variants}
     try:
@@ -59,15 +57,15 @@ def start_cost(mode: str, repeat: int) -> list[str]:
             for name, (module, reconnect_ms, fork) in variants.items():
                 cfg = Config()
                 cfg.kernel.fork_server = fork
-                kernel.KERNEL_MODULE = module
-                kernel._zmq.setsockopt(zmq.RECONNECT_IVL, reconnect_ms)
+                process.KERNEL_MODULE = module
+                process.zmq_context.setsockopt(zmq.RECONNECT_IVL, reconnect_ms)
                 t = time.perf_counter()
                 with KernelSession(cfg, preload=PRELOAD, sandbox=mode) as s:
                     wall[name].append(time.perf_counter() - t)
                     cpu[name].append(float(s.execute(CPU_NOW, timeout=10).stdout))
     finally:
-        kernel.KERNEL_MODULE, _, _ = variants["exec"]
-        kernel._zmq.setsockopt(zmq.RECONNECT_IVL, 5)
+        process.KERNEL_MODULE, _, _ = variants["exec"]
+        process.zmq_context.setsockopt(zmq.RECONNECT_IVL, 5)
     rows = []
     for name in variants:
         rows.append(row(f"{mode}: cold start + preload, {name}", wall[name]))

@@ -14,8 +14,7 @@ import statistics
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.world import kernel
-from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.kernel import KernelSession, launch_forked
 from deskact.runtime.world.sandbox import kernel_processes
 
 
@@ -55,7 +54,7 @@ def main() -> None:
                 s.execute("x = 1", timeout=10)
             mem = [memory_mb(kernel_pid(s)) for s in sessions]
             # The fork server holds its share of the pages its kernels share: count it too.
-            server = memory_mb(kernel._forkserver.proc.pid)["Pss"] if fork and kernel._forkserver else 0.0
+            server = memory_mb(launch_forked._forkserver.proc.pid)["Pss"] if fork and launch_forked._forkserver else 0.0
         finally:
             for s in sessions:
                 s.shutdown()

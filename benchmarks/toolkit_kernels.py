@@ -16,8 +16,7 @@ from typing import Any
 
 from deskact.runtime.config import Config
 from deskact.runtime.run.worker import Worker
-from deskact.runtime.world import kernel
-from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.kernel import KernelSession, launch_forked
 
 CPU_NOW = "import resource as r; u = r.getrusage(r.RUSAGE_SELF); print(u.ru_utime + u.ru_stime)"
 
@@ -25,8 +24,8 @@ CPU_NOW = "import resource as r; u = r.getrusage(r.RUSAGE_SELF); print(u.ru_utim
 def measure(config: Config, args: dict[str, Any], repeat: int) -> dict[str, tuple[list[float], list[float]]]:
     """"not shared" first, on a fresh fork server: once the server has imported a module, every
     later kernel has it, so the two cannot be interleaved."""
-    if kernel._forkserver is not None:
-        kernel._forkserver.close()
+    if launch_forked._forkserver is not None:
+        launch_forked._forkserver.close()
     out: dict[str, tuple[list[float], list[float]]] = {}
     for name, imports in (("not shared", []), ("shared", args["fork_imports"])):
         walls, cpus = out.setdefault(name, ([], []))

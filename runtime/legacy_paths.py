@@ -55,6 +55,14 @@ MOVED: dict[str, str] = {
     "deskact.runtime.agent.jpeg_bands": "deskact.runtime.screen.jpeg_bands",
     "deskact.runtime.agent.shm_grab": "deskact.runtime.screen.shm_grab",
     "deskact.runtime.world.framebuffer": "deskact.runtime.screen.framebuffer",
+    # The kernel became a package (deskact.runtime.world.kernel keeps its name).
+    "deskact.runtime.world.kernel_launcher": "deskact.runtime.world.kernel.launcher",
+    "deskact.runtime.world.kernel_forkserver": "deskact.runtime.world.kernel.forkserver",
+    "deskact.runtime.world.kernel_boot": "deskact.runtime.world.kernel.boot",
+    "deskact.runtime.world.kernel_import_error": "deskact.runtime.world.kernel.import_error",
+    "deskact.runtime.world.kernel_shell": "deskact.runtime.world.kernel.shell",
+    "deskact.runtime.world.kernel_pool": "deskact.runtime.world.kernel.pool",
+    "deskact.runtime.world.kernel_outputs": "deskact.runtime.world.kernel.outputs",
     # The Google emulator's modules moved into one subpackage per API. The service
     # modules (emulator.gmail, ...) need no line: each is now a package exporting
     # the same public names.

@@ -116,7 +116,7 @@ class Worker:
 
     def pool(self, toolkits: list[Toolkit], display: Any) -> Any:
         """A warm kernel pool for this set of toolkits (kernels are never reused across tasks)."""
-        from ..world.kernel_pool import KernelPool
+        from ..world.kernel import KernelPool
 
         key = tuple(tk.name for tk in toolkits) + (display.name if display else "",)
         with self._lock:

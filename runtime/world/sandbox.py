@@ -13,7 +13,7 @@ the kernel drops to a private uid inside, because RLIMIT_NPROC is ignored for
 root; bwrap sets no_new_privs, so setuid binaries cannot win root back.
 Unprivileged, bwrap uses a user namespace and the kernel keeps our uid.
 As root, the kernel is by default not exec'd at the end of that chain but
-forked into the finished sandbox by ``kernel_forkserver`` (same namespaces,
+forked into the finished sandbox by ``kernel.forkserver`` (same namespaces,
 uid, rlimits and environment, a quarter of the start-up CPU).
 
 Four things make ipykernel work under bwrap (see ARCHITECTURE.md): ipc
@@ -212,11 +212,11 @@ def kernel_processes(owner: int | None = None) -> list[int]:
 
 def _is_kernel(proc_dir: Path, own_pid_ns: str) -> bool:
     cmdline = (proc_dir / "cmdline").read_bytes()
-    if b"ipykernel" in cmdline or b"kernel_launcher" in cmdline:
+    if b"ipykernel" in cmdline or b"kernel.launcher" in cmdline:
         return True
     # Forked kernels show their fork server's command line; they live in a
     # sandbox's PID namespace, the server in ours.
-    return b"kernel_forkserver" in cmdline and os.readlink(proc_dir / "ns" / "pid") != own_pid_ns
+    return b"kernel.forkserver" in cmdline and os.readlink(proc_dir / "ns" / "pid") != own_pid_ns
 
 
 def kill_uid(uid: int, wait: float = 3.0, spare: Iterable[int] = ()) -> None:

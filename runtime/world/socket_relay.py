@@ -3,7 +3,7 @@
 A task's world has its own network namespace, so host services (the Google
 emulator, the offline web apps) listen on Unix sockets bound into the world and
 a relay inside it accepts on 127.0.0.x and copies bytes both ways. Used two ways:
-imported by ``kernel_boot`` in the kernel, and run as a script in the world by
+imported by ``kernel.boot`` in the kernel, and run as a script in the world by
 ``site.serve`` (``python -I -S -c <this file> ADDR:PORT=SOCKET ...``; prints
 "ready" once every listener is bound), so it must import nothing but the stdlib.
 """

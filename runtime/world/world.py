@@ -44,7 +44,7 @@ from ..errors import SandboxError
 from . import mounts, reaper
 from .base import BASE_DIRS, PACKAGE_ROOT, agent_account_id, build_base, kernel_side_paths
 from .cgroups import Limits, WorldCgroup
-from .kernel_forkserver import children, wait_ready
+from .kernel.forkserver import children, wait_ready
 from .paths import host_path, resolve_in_root
 from .sandbox import give_to
 

@@ -1,7 +1,7 @@
 """Code that runs *inside* the kernel before the toolkits' preload.
 
 Loaded by the kernel as an IPython extension at startup
-(``--IPKernelApp.extensions=deskact.runtime.world.kernel_boot``), then ``install``
+(``--IPKernelApp.extensions=deskact.runtime.world.kernel.boot``), then ``install``
 runs as the first cell; never imported by the host except for constants.
 Keep it dependency-free: it runs under the sandbox's limits.
 
@@ -24,7 +24,7 @@ import socket
 import threading
 from typing import Any
 
-from .socket_relay import serve
+from ..socket_relay import serve
 
 EXIT_NAME = "DeskactExit"
 CAPTURE_VAR = "DESKACT_CAPTURE_LIMIT"
@@ -191,7 +191,7 @@ def load_ipython_extension(shell: Any) -> None:
     import gc
     import sys
 
-    # kernel_launcher turned collection off for the imports: what they made lives
+    # launcher turned collection off for the imports: what they made lives
     # as long as the kernel, so it goes to the permanent generation, unscanned.
     gc.freeze()
     gc.enable()
@@ -220,7 +220,7 @@ def load_ipython_extension(shell: Any) -> None:
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
     _refuse_input(shell)
-    from . import kernel_shell
+    from . import shell as kernel_shell
 
     kernel_shell.install(shell)
     shell._deskact_booted = True

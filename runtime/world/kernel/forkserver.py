@@ -14,7 +14,7 @@ imports once. For each kernel:
    session's private dir (so it never passes through the server, whose
    memory later kernels inherit), drops to the session's uid (which clears
    every capability), sets no_new_privs, the rlimits and cwd, closes every
-   inherited descriptor, and runs ipykernel (``kernel_launcher.run``);
+   inherited descriptor, and runs ipykernel (``launcher.run``);
 3. killing bwrap ends the namespace's init, and the kernel with it. The host
    watches the kernel itself through a pidfd (``KernelProcess``).
 
@@ -48,7 +48,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..errors import KernelError
+from ...errors import KernelError
 
 
 class ForkServerError(KernelError):
@@ -66,7 +66,7 @@ _PRELOAD_MODULES = (
     "IPython.core.debugger", "IPython.core.oinspect", "IPython.extensions.storemagic", "sqlite3", "pdb",
     "tornado.platform.asyncio", "tornado.queues", "tornado.locks", "tornado.gen", "faulthandler",
     "unicodedata", "email.parser", "code",
-    "deskact.runtime.world.kernel_boot", "deskact.runtime.world.kernel_shell",
+    "deskact.runtime.world.kernel.boot", "deskact.runtime.world.kernel.shell",
 )
 PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
 # Python reads PYTHON* variables when it starts, which a forked kernel does not:
@@ -83,9 +83,9 @@ def can_fork(env: dict[str, str]) -> bool:
 
 def serve(sock: socket.socket) -> None:
     """Answer spawn requests until the host closes the socket."""
-    from . import kernel_launcher
+    from . import launcher
 
-    kernel_launcher.prepare()
+    launcher.prepare()
     for name in _PRELOAD_MODULES:
         __import__(name)
     gc.freeze()  # forked kernels then share these pages instead of copying them on the first collection
@@ -231,9 +231,9 @@ def _become_kernel(request: dict[str, Any], fds: list[int]) -> None:
     if os.environ.get("PYTHONPATH"):
         sys.path[0:0] = [p for p in os.environ["PYTHONPATH"].split(os.pathsep) if p]
     sys.dont_write_bytecode = bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
-    from . import kernel_launcher
+    from . import launcher
 
-    kernel_launcher.run(request["argv"])
+    launcher.run(request["argv"])
 
 
 # -- the host side -----------------------------------------------------------------
@@ -252,7 +252,7 @@ class ForkServer:
         env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **owner_env}
         with open(self.log, "wb") as log:
             self.proc = spawn(
-                [sys.executable, "-m", "deskact.runtime.world.kernel_forkserver", str(theirs.fileno())],
+                [sys.executable, "-m", "deskact.runtime.world.kernel.forkserver", str(theirs.fileno())],
                 pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=log, env=env, cwd="/",
             )
@@ -354,7 +354,7 @@ class KernelProcess:
 
 
 if __name__ == "__main__":
-    from .kernel_launcher import drop_cwd_from_path
+    from .launcher import drop_cwd_from_path
 
     drop_cwd_from_path()  # started with cwd=/, but be sure
     serve(socket.socket(fileno=int(sys.argv[1])))

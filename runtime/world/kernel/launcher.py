@@ -1,8 +1,8 @@
 """The kernel process's entry point: ipykernel without its debugger.
 
-Run as ``python -m deskact.runtime.world.kernel_launcher -f CONNECTION_FILE ...``
+Run as ``python -m deskact.runtime.world.kernel.launcher -f CONNECTION_FILE ...``
 (ipykernel's own arguments), or called as ``run(argv)`` in a kernel forked by
-``kernel_forkserver``. Starting a kernel is CPU-bound and happens once per
+``forkserver``. Starting a kernel is CPU-bound and happens once per
 task, so two things it does not need are left out:
 
 - debugpy. ipykernel imports it at startup to offer the Jupyter debugger
@@ -11,7 +11,7 @@ task, so two things it does not need are left out:
   debugger, as it does where debugpy is not installed.
 - Garbage collection during the imports. They allocate tens of thousands of
   long-lived objects and trigger collections that find nothing to free.
-  ``kernel_boot.load_ipython_extension`` freezes what startup made and turns
+  ``boot.load_ipython_extension`` freezes what startup made and turns
   collection back on before any code runs.
 
 Measured (BENCHMARKS.md, "Kernel sessions"): 230 -> 165 ms of kernel CPU.

@@ -1,106 +1,249 @@
-"""Every output of one execution in the order it came (text, images, errors), memory-bounded.
+"""Every output of one execution, captured once: in the order it came, memory-bounded.
 
 The kernel's iopub messages arrive in the order the code produced them; keeping
 them in one list is what lets ``print('a'); display(img); print('b')`` reach the
-model as a, image, b. Text is bounded like ``CappedText``: the first half of the
-limit and the latest half are kept, with one marker where the middle went.
+model as a, image, b. The grouped views an ``ExecResult`` also carries (stdout,
+stderr, images) are read from that same list, so nothing is held twice.
+
+Bounds, each applied while output arrives:
+- text, per stream (stdout, stderr): the first half of the limit and the latest
+  half are kept, with one marker where the middle went;
+- images: at most ``max_images``, each at most ``max_image_bytes`` (the rest
+  are counted, not kept);
+- the cell's result (``Out:``): its first ``result_limit`` characters.
 """
 
 from __future__ import annotations
 
+import base64
+import re
 from collections import deque
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
-from ..execution import ErrorPart, ExecError, Image, ImagePart, OutputPart, TextPart
+from ...execution import ErrorPart, ExecError, Image, ImagePart, OutputPart, TextPart
 
 Stream = Literal["stdout", "stderr", "result"]
+TextStream = Literal["stdout", "stderr"]
+IMAGE_TYPES = ("image/png", "image/jpeg")
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
+# Dead (fully dropped) parts are swept out of the list once there are this many.
+_SWEEP_AT = 1024
 
 
-class _Entry:
-    """A mutable part while capturing (text parts grow as more of their stream arrives)."""
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
 
-    __slots__ = ("error", "image", "stream", "text")
 
-    def __init__(self, stream: Stream | None = None, text: str = "",
+def terminal_text(text: str) -> str:
+    """What a terminal would show: no colour codes, and a bare ``\r`` (progress
+    bars from pip, tqdm) overwrites its line instead of piling up copies."""
+    text = strip_ansi(text)
+    if "\r" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):  # linear: a regex here backtracks on long lines
+        if "\r" in line:
+            body = line.rstrip("\r")
+            lines[i] = body.rsplit("\r", 1)[-1] + line[len(body):]
+    return "\n".join(lines)
+
+
+def dropped_marker(count: int) -> str:
+    return f"\n[... {count} characters dropped at capture ...]\n"
+
+
+class _Part:
+    """One output while capturing. A text part grows as more of its stream arrives
+    (in chunks, so appending and trimming never copy what is already held)."""
+
+    __slots__ = ("chunks", "error", "image", "in_tail", "size", "stream")
+
+    def __init__(self, stream: Stream | None = None, *, in_tail: bool = False,
                  image: Image | None = None, error: ExecError | None = None) -> None:
-        self.stream, self.text, self.image, self.error = stream, text, image, error
+        self.stream, self.in_tail, self.image, self.error = stream, in_tail, image, error
+        self.chunks: deque[str] = deque()
+        self.size = 0
+
+    @property
+    def dead(self) -> bool:
+        """A text part whose every character was dropped from the middle of its stream."""
+        return self.stream is not None and self.size == 0
+
+    def text(self) -> str:
+        return "".join(self.chunks)
 
 
-class OrderedOutputs:
-    def __init__(self, limit: int, clean: Callable[[str], str] = lambda s: s) -> None:
+class _StreamBound:
+    """One stream's head/tail bound: counts, and its tail parts oldest first (to trim)."""
+
+    def __init__(self, limit: int) -> None:
         self.head_limit = max(limit // 2, 1)
         self.tail_limit = max(limit - self.head_limit, 1)
+        self.head_len = 0
+        self.tail_len = 0
+        self.dropped = 0
+        self.tail: deque[_Part] = deque()
+
+    def trim(self) -> int:
+        """Drop the oldest tail characters beyond the limit; returns how many parts died."""
+        died = 0
+        while self.tail_len > self.tail_limit:
+            first = self.tail[0]
+            excess = self.tail_len - self.tail_limit
+            chunk = first.chunks[0]
+            cut = min(len(chunk), excess)
+            if cut == len(chunk):
+                first.chunks.popleft()
+            else:
+                first.chunks[0] = chunk[cut:]
+            first.size -= cut
+            self.tail_len -= cut
+            self.dropped += cut
+            if first.size == 0:
+                self.tail.popleft()
+                died += 1
+        return died
+
+
+class OutputCollector:
+    """The outputs of one execute request, in order and bounded (see the module doc)."""
+
+    def __init__(self, text_limit: int, *, max_images: int, max_image_bytes: int, result_limit: int,
+                 clean: Callable[[str], str] = terminal_text) -> None:
+        self.text_limit = text_limit
+        self.max_images, self.max_image_bytes = max_images, max_image_bytes
+        self.result_limit = result_limit
         self.clean = clean
-        """Applied to each text part when the result is built (colour codes, bare CRs)."""
+        """Applied to text when it is read (colour codes, bare CRs)."""
+        self.result: str | None = None
+        """text/plain of the cell's last expression; kept by ``clear`` (it is what the cell returned)."""
+        self.error: ExecError | None = None
+        """The last error the kernel reported; kept by ``clear`` (the code did raise)."""
         self.clear()
 
     def clear(self) -> None:
-        self.head: list[_Entry] = []
-        self.head_len = 0
-        self.tail: deque[_Entry] = deque()
-        self.tail_len = 0
-        self.dropped = 0
+        """Forget what was shown (``clear_output``)."""
+        self._parts: list[_Part] = []
+        self._dead = 0
+        self._bounds: dict[TextStream, _StreamBound] = {
+            "stdout": _StreamBound(self.text_limit), "stderr": _StreamBound(self.text_limit),
+        }
+        self.images: list[Image] = []
+        self.images_dropped = 0
 
-    def _filling_head(self) -> bool:
-        return self.head_len < self.head_limit and not self.tail
+    # -- capture ----------------------------------------------------------------
 
-    def text(self, stream: Stream, text: str) -> None:
+    def text(self, stream: TextStream, text: str) -> None:
+        bound = self._bounds[stream]
+        if text and bound.head_len < bound.head_limit:
+            take = text[: bound.head_limit - bound.head_len]
+            self._append(stream, take, in_tail=False)
+            bound.head_len += len(take)
+            text = text[len(take):]
         if not text:
             return
-        if self._filling_head():
-            take = text[: self.head_limit - self.head_len]
-            self._add_text(self.head, stream, take)
-            self.head_len += len(take)
-            text = text[len(take):]
-            if not text:
-                return
-        self._add_text(self.tail, stream, text)
-        self.tail_len += len(text)
-        self._trim_tail()
+        part = self._append(stream, text, in_tail=True)
+        if not bound.tail or bound.tail[-1] is not part:
+            bound.tail.append(part)
+        bound.tail_len += len(text)
+        self._dead += bound.trim()
+        if self._dead >= _SWEEP_AT and self._dead * 2 >= len(self._parts):
+            self._parts = [p for p in self._parts if not p.dead]
+            self._dead = 0
 
-    def image(self, image: Image) -> None:
-        (self.head if self._filling_head() else self.tail).append(_Entry(image=image))
+    def set_result(self, text: str) -> None:
+        self.result = text[: self.result_limit]
+        part = _Part("result")
+        part.chunks.append(self.result)
+        part.size = len(self.result)
+        self._parts.append(part)
 
-    def error(self, error: ExecError) -> None:
-        (self.head if self._filling_head() else self.tail).append(_Entry(error=error))
+    def image(self, bundle: dict[str, Any]) -> bool:
+        """Keep the first image in a display bundle, within the caps. True if the bundle had one."""
+        for media in IMAGE_TYPES:
+            if media in bundle:
+                encoded = bundle[media]
+                # Size check before decoding: base64 is 4/3 of the bytes.
+                if len(self.images) >= self.max_images or len(encoded) * 3 // 4 > self.max_image_bytes:
+                    self.images_dropped += 1
+                else:
+                    self.images.append(Image(media_type=media, data=base64.b64decode(encoded)))
+                    self._parts.append(_Part(image=self.images[-1]))
+                return True
+        return False
 
-    @staticmethod
-    def _add_text(parts: list[_Entry] | deque[_Entry], stream: Stream, text: str) -> None:
-        last = parts[-1] if parts else None
-        if last is not None and last.stream == stream and stream != "result":
-            last.text += text
-        else:
-            parts.append(_Entry(stream=stream, text=text))
+    def add_error(self, error: ExecError) -> None:
+        self.error = error
+        self._parts.append(_Part(error=error))
 
-    def _trim_tail(self) -> None:
-        while self.tail_len > self.tail_limit and self.tail:
-            first = self.tail[0]
-            excess = self.tail_len - self.tail_limit
-            if first.stream is None:  # an image or error in the dropped middle
-                self.tail.popleft()
-            elif len(first.text) <= excess:
-                self.tail.popleft()
-                self.tail_len -= len(first.text)
-                self.dropped += len(first.text)
-            else:
-                first.text = first.text[excess:]
-                self.tail_len -= excess
-                self.dropped += excess
+    def _append(self, stream: TextStream, text: str, in_tail: bool) -> _Part:
+        last = self._parts[-1] if self._parts else None
+        if last is None or last.stream != stream or last.in_tail != in_tail or last.dead:
+            last = _Part(stream, in_tail=in_tail)
+            self._parts.append(last)
+        last.chunks.append(text)
+        last.size += len(text)
+        return last
 
-    def value(self, drop: Callable[[ExecError], bool] = lambda e: False) -> list[OutputPart]:
-        """The parts so far; errors for which ``drop`` is true (exit()) are left out."""
-        entries = list(self.head)
-        if self.dropped:
-            entries.append(_Entry(stream="stdout", text=f"[... {self.dropped} characters dropped at capture ...]\n"))
-        entries.extend(self.tail)
+    # -- reading ------------------------------------------------------------------
+
+    def _texts(self) -> list[_Part | tuple[TextStream, str]]:
+        """The live parts in order, each stream's dropped-middle marker before its first tail part."""
+        marked: set[str] = set()
+        out: list[_Part | tuple[TextStream, str]] = []
+        for part in self._parts:
+            if part.dead:
+                continue
+            stream = part.stream
+            if part.in_tail and stream in ("stdout", "stderr") and stream not in marked:
+                marked.add(stream)
+                dropped = self._bounds[stream].dropped  # type: ignore[index]
+                if dropped:
+                    out.append((stream, dropped_marker(dropped)))  # type: ignore[arg-type]
+            out.append(part)
+        return out
+
+    def stream_text(self, stream: TextStream) -> str:
+        """All of one stream as a terminal would show it (head, marker, tail)."""
+        pieces = []
+        for item in self._texts():
+            if isinstance(item, tuple):
+                if item[0] == stream:
+                    pieces.append(item[1])
+            elif item.stream == stream:
+                pieces.extend(item.chunks)
+        return self.clean("".join(pieces))
+
+    def parts(self, drop: Callable[[ExecError], bool] = lambda e: False) -> list[OutputPart]:
+        """Every output in order, consecutive text of one stream joined; errors for which
+        ``drop`` is true (exit()) are left out."""
         parts: list[OutputPart] = []
-        for e in entries:
-            if e.image is not None:
-                parts.append(ImagePart(image=e.image))
-            elif e.error is not None:
-                if not drop(e.error):
-                    parts.append(ErrorPart(error=e.error))
-            elif e.stream is not None:
-                parts.append(TextPart(stream=e.stream, text=self.clean(e.text)))
+        pending: tuple[Stream, list[str]] | None = None
+
+        def flush() -> None:
+            nonlocal pending
+            if pending is not None:
+                parts.append(TextPart(stream=pending[0], text=self.clean("".join(pending[1]))))
+                pending = None
+
+        for item in self._texts():
+            if isinstance(item, tuple):
+                stream, pieces = item[0], [item[1]]
+            elif item.stream is not None:
+                stream, pieces = item.stream, list(item.chunks)
+            else:
+                flush()
+                if item.image is not None:
+                    parts.append(ImagePart(image=item.image))
+                elif item.error is not None and not drop(item.error):
+                    parts.append(ErrorPart(error=item.error))
+                continue
+            if pending is not None and pending[0] == stream and stream != "result":
+                pending[1].extend(pieces)
+            else:
+                flush()
+                pending = (stream, pieces)
+        flush()
         return parts

@@ -21,9 +21,9 @@ from collections import deque
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..config import Config
-from ..errors import KernelError
-from .kernel import KernelSession
+from ...config import Config
+from ...errors import KernelError
+from .session import KernelSession
 
 
 class KernelPool:

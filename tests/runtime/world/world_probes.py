@@ -20,8 +20,8 @@ import deskact
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.tasks.task import Step, Task
-from deskact.runtime.world import kernel
 from deskact.runtime.world.base import kernel_side_paths
+from deskact.runtime.world.kernel import launch_forked
 from deskact.runtime.world.world import ID_COUNT, world_status
 
 CHECKOUT = Path(deskact.__file__).resolve().parent
@@ -50,10 +50,10 @@ def secret_in_host_env() -> Iterator[None]:
 
 
 def _restart_fork_server() -> None:
-    with kernel._forkserver_lock:
-        if kernel._forkserver is not None:
-            kernel._forkserver.close()
-            kernel._forkserver = None
+    with launch_forked._forkserver_lock:
+        if launch_forked._forkserver is not None:
+            launch_forked._forkserver.close()
+            launch_forked._forkserver = None
 
 
 def world_config(mode: str = "forked", **world: Any) -> Config:
@@ -71,7 +71,7 @@ def check_kernel_mode(session: Any, mode: str) -> None:
     """The parametrization means something: the kernel really was forked, or really exec'd."""
     forked = session._kernel is not None and session._kernel.forked is not None
     assert forked == (mode == "forked"), (
-        f"wanted a {mode} kernel, got {'forked' if forked else 'exec'}'d ({kernel.why_exec(session.config)})")
+        f"wanted a {mode} kernel, got {'forked' if forked else 'exec'}'d ({launch_forked.why_exec(session.config)})")
 
 
 def kernel_host_pid(session: Any) -> int:
@@ -79,7 +79,7 @@ def kernel_host_pid(session: Any) -> int:
     k = session._kernel
     if k.forked is not None:
         return int(k.forked.pid)
-    pids = [p.host_pid for p in session.world.processes() if "kernel_launcher" in p.cmdline and p.name != "nsenter"]
+    pids = [p.host_pid for p in session.world.processes() if "kernel.launcher" in p.cmdline and p.name != "nsenter"]
     assert pids, session.world.processes()
     return pids[-1]
 

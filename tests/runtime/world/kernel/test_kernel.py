@@ -24,7 +24,7 @@ import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.errors import KernelError
 from deskact.runtime.execution import ExecResult
-from deskact.runtime.world.kernel import CappedText, KernelSession, strip_ansi, terminal_text
+from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.world.sandbox import kernel_processes
 
 PRELOAD = [("demo", "PRELOADED = 'yes'")]
@@ -77,7 +77,7 @@ def test_shell_escape_and_magic(session: KernelSession) -> None:
 
 
 def test_started_by_the_lean_launcher(session: KernelSession) -> None:
-    # kernel_launcher leaves ipykernel's debugger (debugpy) out and collection off
+    # kernel.launcher leaves ipykernel's debugger (debugpy) out and collection off
     # during the imports; the extension must have turned collection back on.
     r = session.execute("import gc, sys\nprint(sys.modules.get('debugpy'), gc.isenabled(), gc.get_freeze_count() > 0)",
                         timeout=10)
@@ -296,29 +296,6 @@ def test_kernels_die_with_the_runtime(how: str) -> None:
     finally:
         child.kill()
         child.wait()
-
-
-# -- pure helpers ----------------------------------------------------------------------
-
-def test_capped_text_keeps_head_and_tail() -> None:
-    cap = CappedText(10)
-    for chunk in ["01234", "56789", "abcde", "fghij"]:
-        cap.write(chunk)
-    assert cap.value() == "01234\n[... 10 characters dropped at capture ...]\nfghij"
-    cap.clear()
-    cap.write("short")
-    assert cap.value() == "short"
-
-
-def test_strip_ansi() -> None:
-    assert strip_ansi("\x1b[0;31mZeroDivisionError\x1b[0m: x") == "ZeroDivisionError: x"
-
-
-def test_terminal_text_collapses_progress_bars_in_linear_time() -> None:
-    assert terminal_text("\x1b[32mget\x1b[0m\n 10%\r 50%\r100%\ndone\r\n") == "get\n100%\ndone\r\n"
-    long = "x" * 4_000_000  # one huge line without newline: must not backtrack
-    assert terminal_text(long + "\r" + "y") == "y"
-    assert terminal_text(long) == long
 
 
 def test_subprocess_output_reaches_the_result_not_the_kernel_log(session: KernelSession) -> None:

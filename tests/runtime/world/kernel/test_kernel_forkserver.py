@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.world import kernel
-from deskact.runtime.world.kernel import KernelSession
+from deskact.runtime.world.kernel import KernelSession, forkserver, launch_forked
 from deskact.runtime.world.sandbox import kernel_processes, sandbox_status
 
 BWRAP_OK, BWRAP_WHY = sandbox_status()
@@ -40,9 +39,9 @@ def forked() -> Iterator[KernelSession]:
         yield s
 
 
-def server() -> kernel.kernel_forkserver.ForkServer:
-    assert kernel._forkserver is not None
-    return kernel._forkserver
+def server() -> forkserver.ForkServer:
+    assert launch_forked._forkserver is not None
+    return launch_forked._forkserver
 
 
 def test_own_proc_files_readable_as_in_an_exec_kernel(forked: KernelSession) -> None:
@@ -87,8 +86,8 @@ def test_server_environment_holds_no_host_secret() -> None:
     # Every forked kernel shows the server's environment in /proc/self/environ.
     os.environ["TEST_FORKSERVER_SECRET"] = "hunter2"
     try:
-        if kernel._forkserver is not None:
-            kernel._forkserver.close()  # the next kernel starts a new server, with the secret in our environment
+        if launch_forked._forkserver is not None:
+            launch_forked._forkserver.close()  # the next kernel starts a new server, with the secret in our environment
         with KernelSession(make_config(), sandbox="bwrap") as s:
             code = "import os\nprint(open('/proc/self/environ', 'rb').read().count(b'hunter2'), 'hunter2' in str(os.environ))"
             assert s.execute(code, timeout=10).stdout == "0 False\n"
@@ -190,16 +189,16 @@ def test_a_fork_server_that_cannot_work_here_means_exec_kernels(
 ) -> None:
     # E.g. setns refused in a container: the session still gets a kernel, exec'd, and says why once.
     def refuse(*args: object, **kwargs: object) -> int:
-        raise kernel.kernel_forkserver.ForkServerError("setns(mnt): Operation not permitted")
+        raise forkserver.ForkServerError("setns(mnt): Operation not permitted")
 
-    monkeypatch.setattr(kernel.kernel_forkserver.ForkServer, "spawn", refuse)
-    monkeypatch.setattr(kernel, "_fork_broken", None)
+    monkeypatch.setattr(forkserver.ForkServer, "spawn", refuse)
+    monkeypatch.setattr(launch_forked, "_fork_broken", None)
     for _ in range(2):
         with KernelSession(make_config(), sandbox="bwrap") as s:
             assert s._kernel is not None and s._kernel.forked is None
             assert s.execute("6 * 7", timeout=10).result == "42"
     assert capsys.readouterr().err.count("kernels will be exec'd, not forked") == 1
-    assert kernel._fork_broken == "setns(mnt): Operation not permitted"
+    assert launch_forked._fork_broken == "setns(mnt): Operation not permitted"
 
 
 def test_toolkit_modules_imported_once_by_the_server() -> None:
@@ -209,7 +208,7 @@ def test_toolkit_modules_imported_once_by_the_server() -> None:
         assert s._kernel is not None and s._kernel.forked is not None
         r = s.execute("import sys\nprint('deskact.toolkits.google.api' in sys.modules)", timeout=10)
         assert r.stdout == "True\n"
-    assert kernel._fork_broken is None
+    assert launch_forked._fork_broken is None
 
 
 @pytest.mark.parametrize("name", ["google", "gui"])

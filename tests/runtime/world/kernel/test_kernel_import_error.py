@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from deskact.runtime.config import Config
 from deskact.runtime.run.runner import Run, RunOptions
-from deskact.runtime.world.kernel_import_error import describe_import_failure
+from deskact.runtime.world.kernel.import_error import describe_import_failure
 
 # The toolkit's kernel module needs a helper library the host finds on its own sys.path only
 # (as a package installed in a user's home would be): the kernel is not shown that folder.

@@ -3,6 +3,7 @@ trajectory in the order the code produced them."""
 
 from __future__ import annotations
 
+import base64
 import json
 import textwrap
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from deskact.runtime.config import Config
 from deskact.runtime.execution import ErrorPart, ExecError, ExecResult, Image, ImagePart, TextPart
 from deskact.runtime.run.trajectory import TrajectoryWriter
 from deskact.runtime.world.kernel import KernelSession
-from deskact.runtime.world.kernel_outputs import OrderedOutputs
+from deskact.runtime.world.kernel.outputs import OutputCollector, strip_ansi, terminal_text
 
 INTERLEAVED = textwrap.dedent("""
     import sys
@@ -109,16 +110,80 @@ def test_results_saved_before_outputs_existed_still_read_in_kind_order() -> None
     assert old.text() == "x\nE: v"
 
 
+def _collector(text_limit: int, **caps: int) -> OutputCollector:
+    limits = {"max_images": 8, "max_image_bytes": 1000, "result_limit": 50, **caps}
+    return OutputCollector(text_limit, **limits)
+
+
+def test_each_stream_keeps_its_head_and_tail() -> None:
+    cap = _collector(10)
+    for chunk in ["01234", "56789", "abcde", "fghij"]:
+        cap.text("stdout", chunk)
+    assert cap.stream_text("stdout") == "01234\n[... 10 characters dropped at capture ...]\nfghij"
+    assert _shape(cap.parts()) == ["stdout:01234\n[... 10 characters dropped at capture ...]\nfghij"]
+    cap.clear()
+    cap.text("stdout", "short")
+    assert (cap.stream_text("stdout"), cap.stream_text("stderr")) == ("short", "")
+
+
 def test_capture_bound_keeps_head_and_tail_in_order() -> None:
-    cap = OrderedOutputs(100)
+    cap = _collector(100)
     img = Image(media_type="image/png", data=b"\x89PNG")
     cap.text("stdout", "h" * 40)
-    cap.image(img)
+    cap.image({"image/png": base64.b64encode(img.data).decode(), "text/plain": "<Figure>"})
     cap.text("stdout", "m" * 500)
-    cap.error(ExecError(ename="Late", evalue=""))
+    cap.add_error(ExecError(ename="Late", evalue=""))
     cap.text("stderr", "t" * 20)
-    parts = cap.value()
+    parts = cap.parts()
+    # Nothing but text is dropped from the middle: the image stays where it came.
     assert _shape(parts)[:2] == ["stdout:" + "h" * 40, "image:b'\\x89PNG'"]
+    assert _shape(parts)[2].startswith("stdout:" + "m" * 10 + "\n[... 440 characters dropped at capture ...]\n")
     assert isinstance(parts[-2], ErrorPart) and parts[-1].text == "t" * 20
-    assert sum(len(p.text) for p in parts if isinstance(p, TextPart) and "dropped" not in p.text) == 100
-    assert any(isinstance(p, TextPart) and "characters dropped at capture" in p.text for p in parts)
+    assert len((parts[0].text + parts[2].text).replace("\n[... 440 characters dropped at capture ...]\n", "")) == 100
+    # The grouped views read the same capture: stdout's head and tail, stderr untouched.
+    stdout = cap.stream_text("stdout")
+    assert stdout.startswith("h" * 40 + "m" * 10 + "\n[... 440") and stdout.endswith("m" * 50)
+    assert cap.stream_text("stderr") == "t" * 20 and cap.images == [img] and cap.error.ename == "Late"
+
+
+def test_interleaved_streams_are_bounded_each_and_kept_in_order() -> None:
+    cap = _collector(20)
+    for i in range(1000):  # many small alternating parts: trimmed ones are swept, order survives
+        cap.text("stdout", f"o{i % 10}")
+        cap.text("stderr", f"e{i % 10}")
+    parts = cap.parts()
+    assert [p.stream for p in parts[:4]] == ["stdout", "stderr", "stdout", "stderr"]
+    assert len(cap.stream_text("stdout").replace("\n[... 1980 characters dropped at capture ...]\n", "")) == 20
+    assert cap.stream_text("stderr").endswith("e7e8e9") and "1980 characters dropped" in cap.stream_text("stderr")
+    assert len(cap._parts) < 1100  # dead parts do not pile up
+
+
+def test_images_are_capped_by_count_and_size() -> None:
+    cap = _collector(100, max_images=2, max_image_bytes=30)
+    small, big = base64.b64encode(b"\x89PNG" * 2).decode(), base64.b64encode(b"x" * 40).decode()
+    assert cap.image({"image/png": big})
+    for _ in range(3):
+        assert cap.image({"image/jpeg": small})
+    assert not cap.image({"text/plain": "no image"})
+    assert (len(cap.images), cap.images_dropped) == (2, 2)
+    assert [type(p).__name__ for p in cap.parts()] == ["ImagePart", "ImagePart"]
+
+
+def test_result_is_capped_and_survives_clear() -> None:
+    cap = _collector(100, result_limit=5)
+    cap.set_result("0123456789")
+    cap.add_error(ExecError(ename="E", evalue="v"))
+    assert _shape(cap.parts()) == ["result:01234", "error:E"]
+    cap.clear()
+    assert (cap.parts(), cap.result, cap.error.ename) == ([], "01234", "E")
+
+
+def test_strip_ansi() -> None:
+    assert strip_ansi("\x1b[0;31mZeroDivisionError\x1b[0m: x") == "ZeroDivisionError: x"
+
+
+def test_terminal_text_collapses_progress_bars_in_linear_time() -> None:
+    assert terminal_text("\x1b[32mget\x1b[0m\n 10%\r 50%\r100%\ndone\r\n") == "get\n100%\ndone\r\n"
+    long = "x" * 4_000_000  # one huge line without newline: must not backtrack
+    assert terminal_text(long + "\r" + "y") == "y"
+    assert terminal_text(long) == long
