@@ -19,8 +19,10 @@ from ..runtime.tasks.helpers import Regex, clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 _SELECTORS = ("name", "cmdline", "cmdline_regex")
-# A kernel (forked from the fork server or exec'd through nsenter) keeps this in its command line.
-_KERNEL_MARK = "-m deskact.runtime.world.kernel_"
+# A kernel (forked from the fork server or exec'd through nsenter) keeps this in its command line:
+# ``-m deskact.runtime.world.kernel.forkserver`` or ``.kernel.launcher`` (``kernel_*`` before the
+# kernel became a package).
+_KERNEL_MARK = "-m deskact.runtime.world.kernel"
 
 
 @dataclass(frozen=True)
