@@ -3,6 +3,9 @@ step, a judge, a 3-task suite), built outside the checkout and pip-installed int
 validated and run through the CLI with the default sandbox (a world per task, as root).
 
 The package's files are read from docs/toolkits.md ("End to end"), so that page is what is tested.
+The same package is also installed as written against release 0.1's import paths
+(``deskact.runtime.steps``, ``deskact.toolkits.base``): it still validates and runs, and says
+it is deprecated.
 """
 
 from __future__ import annotations
@@ -25,21 +28,39 @@ BIN = Path(sys.executable).parent
 ENV = {**os.environ, "DESKACT_CONFIG": "", "DESKACT_DISPLAY_MODE": "none", "NO_COLOR": "1", "COLUMNS": "200"}
 
 
-def example_files() -> dict[str, str]:
-    """path in the package folder -> text, from the fenced blocks that start with `# memo-toolkit/PATH`."""
+# What the docs' public imports were in release 0.1 (the test of the old paths).
+RELEASE_0_1_IMPORTS = {
+    "from deskact import StepContext, Verdict, judge, reset_step":
+        "from deskact.runtime.steps import judge, reset_step, Verdict, StepContext, StepFailed",
+    "from deskact import ServiceContext, ServiceHandle": "from deskact.toolkits.base import ServiceContext, ServiceHandle",
+    "from deskact import Toolkit": "from deskact.toolkits.base import Toolkit",
+}
+OLD_STEPS_WARNING = "DeprecationWarning: deskact.runtime.steps is deprecated"
+
+
+def example_files(variant: str = "public") -> dict[str, str]:
+    """path in the package folder -> text, from the fenced blocks that start with `# memo-toolkit/PATH`;
+    with ``variant="release-0.1"`` its deskact imports are the ones of release 0.1."""
     section = DOC.read_text(encoding="utf-8").split(SECTION, 1)[1].split("\n## ", 1)[0]
     files = {}
     for block in re.findall(r"```(?:python|toml|yaml)\n(.*?)```", section, re.DOTALL):
         first = block.split("\n", 1)[0]
         assert first.startswith("# memo-toolkit/"), first
+        if variant == "release-0.1":
+            for new, old in RELEASE_0_1_IMPORTS.items():
+                block = re.sub(rf"^{re.escape(new)}$", old, block, flags=re.MULTILINE)
         files[first.removeprefix("# memo-toolkit/")] = block
     return files
 
 
-@pytest.fixture(scope="module")
-def memo_package(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def deskact_imports(text: str) -> list[str]:
+    return re.findall(r"^[ \t]*(?:from|import) deskact\b.*$", text, re.MULTILINE)
+
+
+@pytest.fixture(scope="module", params=["public", "release-0.1"])
+def memo_package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("own-toolkit") / "memo-toolkit"
-    for rel, text in example_files().items():
+    for rel, text in example_files(request.param).items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     pip = [str(BIN / "python"), "-m", "pip"]
@@ -63,6 +84,17 @@ def test_the_example_names_every_file() -> None:
                                        "pyproject.toml", "suite/memo.yaml"]
 
 
+def test_the_example_imports_only_public_names() -> None:
+    lines = [line for text in example_files().values() for line in deskact_imports(text)]
+    assert lines and all(line.startswith("from deskact import ") for line in lines), lines
+
+
+def test_the_release_0_1_variant_uses_the_old_paths() -> None:
+    old = example_files("release-0.1")
+    assert "from deskact.runtime.steps import" in old["memo_toolkit/steps.py"]
+    assert not any(line.startswith("from deskact import ") for text in old.values() for line in deskact_imports(text))
+
+
 def test_installed_outside_the_checkout(memo_package: Path) -> None:
     out = subprocess.run([str(BIN / "python"), "-c", "import memo_toolkit; print(memo_toolkit.__file__)"],
                          cwd="/", capture_output=True, text=True, check=True)
@@ -80,6 +112,11 @@ def test_validate_passes_with_the_default_sandbox(memo_package: Path, tmp_path: 
     done = deskact("validate", memo_package / "suite", "--config", config, cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "3/3 tasks valid" in done.stdout + done.stderr
+    release_0_1 = "from deskact.runtime.steps" in (memo_package / "memo_toolkit" / "steps.py").read_text()
+    # The old path works and says so, naming the package's own file; the public one is silent.
+    assert (OLD_STEPS_WARNING in done.stderr) == release_0_1, done.stderr
+    if release_0_1:
+        assert "memo_toolkit/steps.py:" in done.stderr.split(OLD_STEPS_WARNING)[0].splitlines()[-1], done.stderr
 
 
 def test_run_with_the_reference_model(memo_package: Path, tmp_path: Path) -> None:
