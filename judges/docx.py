@@ -10,8 +10,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from ..runtime.tasks.helpers import Regex, check_text, clip, normalize
+from ..runtime.tasks.helpers import Regex, check_text, clip, gold_file, normalize
 from ..runtime.tasks.steps import StepContext, Verdict, judge
+from ._docx_compare import document_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
 
 Alignment = Literal["left", "center", "right", "justify"]
@@ -223,3 +224,28 @@ def docx_runs(ctx: StepContext, path: str, text: str, font: str | None = None, s
         if not checked.passed or not want:
             return checked
     return verdict(p.name, text, runs, want)
+
+
+@judge("docx.compare")
+def docx_compare(ctx: StepContext, path: str, reference: str,
+                 compare: list[Literal["text", "tables", "line_spacing"]] = ["text"],  # noqa: B006 - never mutated
+                 ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
+                 delete_empty_lines: bool = False) -> Verdict:
+    """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
+    ``compare`` aspects, as OSWorld's docs metrics decide: ``text``, the body's paragraphs
+    (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
+    paragraph by paragraph; ``ignore_order`` sorts the paragraphs, ``delete_empty_lines`` drops
+    empty ones first); ``tables``, every table's size and stripped cell texts; ``line_spacing``,
+    every paragraph's line spacing. Feedback names the first difference."""
+    import docx
+
+    try:
+        p, doc = _open(ctx, path)
+    except _Missing as exc:
+        return Verdict.fail(str(exc))
+    gold = docx.Document(str(gold_file(ctx, reference)))
+    found = document_difference(doc, gold, list(compare), ignore_blanks=ignore_blanks, ignore_case=ignore_case,
+                                ignore_order=ignore_order, delete_empty_lines=delete_empty_lines)
+    if found:
+        return Verdict.fail(f"{p.name} differs from the gold document {reference}: {found}")
+    return Verdict.ok(f"{p.name} matches the gold document ({', '.join(compare)})")

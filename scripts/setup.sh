@@ -57,10 +57,13 @@ stamp=.venv/.deskact-installed
 if [[ ! -f $stamp ]] || ! cmp -s pyproject.toml "$stamp"; then
   echo "setup: installing deskact and its dependencies into .venv"
   quiet .venv/bin/pip install -q --upgrade pip
-  quiet .venv/bin/pip install -q -e ".[dev,ray]"  # ray: --backend ray and its tests (docs/distributed.md)
+  # all: every provider SDK and Ray (the tests use each; pip install . alone installs neither)
+  quiet .venv/bin/pip install -q -e ".[dev,all]"
   cp pyproject.toml "$stamp"
 fi
 # The notebooks (and their tests) run on the venv's own kernel, named python3.
 if [[ ! -f .venv/share/jupyter/kernels/python3/kernel.json ]]; then
   quiet .venv/bin/python -m ipykernel install --sys-prefix --name python3
 fi
+# OSWorld's own evaluators for the conformance tests (pytest -m conformance), in their own venv.
+quiet bash scripts/setup_conformance.sh

@@ -1,0 +1,275 @@
+"""OSWorld evaluators -> deskact judges: one table, one entry point (``translate_evaluator``).
+
+An OSWorld ``evaluator`` is ``{func, result, expected, options}``, or lists of them joined by
+``conj`` ("and" unless it says "or"). Each func is a metric of ``desktop-env``
+(``desktop_env/evaluators/metrics/*.py``); ``result`` and ``expected`` name getters (the output
+of a command in the VM, a file in the VM, a file on the web, a fixed rule). A translation is
+written only where a deskact judge decides exactly as the metric does, proved by a conformance
+test that runs the metric itself on the same files (tests/runtime/importers/osworld_conformance/).
+Anything else comes back as a reason sentence, never as a looser judge.
+
+OSWorld scores a metric in [0, 1]; deskact's verdict is pass/fail. A task passes in OSWorld with
+score 1, so a translated judge passes exactly when the metric returns 1; options that make a
+metric return a partial similarity (``fuzzy_match``, ``content_only``) are reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from .common import NULL, Untranslatable, escape, has_step, step
+
+GoldFetcher = Callable[[str, str], str]
+"""(URL of an expected file, file name) -> the judge's ``gold``/``reference`` value (the file
+fetched into the suite's gold/ folder). Raises ``Untranslatable`` when it cannot fetch."""
+
+
+class Translation(BaseModel):
+    """What one task's evaluator becomes."""
+
+    judge: list[dict[str, Any]] = Field(default_factory=list)
+    """Judge steps, all of which must pass (OSWorld's ``conj: and``)."""
+    reset: list[dict[str, Any]] = Field(default_factory=list)
+    """Reset steps the judges rely on (a terminal window whose text a judge reads)."""
+    notes: list[str] = Field(default_factory=list)
+    needs_world: bool = False
+    """A judge runs a command in the task's world (``world.require`` at reset)."""
+    reasons: list[str] = Field(default_factory=list)
+    """Why some part has no faithful translation; the task is reported when this is not empty."""
+
+
+class _Env:
+    """Hooks into the importer: where agent paths go, how commands and gold files are written."""
+
+    def __init__(self, gold: GoldFetcher, agent_path: Callable[[str], str],
+                 shell_text: Callable[[str | list[str]], str], out: Translation) -> None:
+        self.gold, self.agent_path, self.shell_text, self.out = gold, agent_path, shell_text, out
+
+    def judge(self, name: str, **params: Any) -> None:
+        self.out.judge.append(step("judge", name, **params))
+
+
+Part = dict[str, Any]
+"""One func with its own result, expected and options."""
+
+
+# --- command output: exact_match, check_include_exclude, is_in_list ---------------------------
+
+def _command(env: _Env, part: Part) -> str:
+    result = part.get("result") or {}
+    if result.get("type") != "vm_command_line":
+        raise Untranslatable(f"result type {result.get('type')}: {part['func']} is translated for vm_command_line output")
+    env.out.needs_world = True
+    return env.shell_text(result["command"])
+
+
+def _rules(part: Part) -> dict[str, Any]:
+    expected = part.get("expected") or {}
+    if expected.get("type") != "rule":
+        raise Untranslatable(f"expected type {expected.get('type')}: {part['func']} is translated for fixed rules")
+    return expected.get("rules") or {}
+
+
+def _lacks(text: str) -> str:
+    """A regex that matches a text not containing ``text`` anywhere (``\\A`` anchors it once)."""
+    return escape(r"\A(?![\s\S]*" + re.escape(text) + ")")
+
+
+def _exact_match(env: _Env, part: Part) -> None:
+    """``result == expected``: the whole output, its final newline included (``\\Z`` is the very end)."""
+    cmd, expected = _command(env, part), str(_rules(part)["expected"])
+    env.judge("shell.output", cmd=cmd, regex=escape(r"\A" + re.escape(expected) + r"\Z"), exit_code=NULL)
+
+
+def _is_in_list(env: _Env, part: Part) -> None:
+    """``expected in result`` on a command's output (a string) is a substring test."""
+    cmd, expected = _command(env, part), str(_rules(part)["expected"])
+    env.judge("shell.output", cmd=cmd, contains=escape(expected), exit_code=NULL)
+
+
+def _check_include_exclude(env: _Env, part: Part) -> None:
+    rules = _rules(part)
+    result = part.get("result") or {}
+    if result.get("type") == "vm_terminal_output":
+        # OSWorld reads the text of the terminal it opens with ctrl+alt+t: a terminal opened at
+        # reset, read back with terminal.text.
+        if not any("apps.terminal" in s for s in env.out.reset):
+            env.out.reset.append(step("reset", "apps.terminal"))
+            env.out.notes.append("a terminal window is opened at reset (OSWorld reads its text)")
+        for text in rules.get("include", []):
+            env.judge("terminal.text", contains=escape(text))
+        for text in rules.get("exclude", []):
+            env.judge("terminal.text", regex=_lacks(text))
+        return
+    cmd = _command(env, part)
+    for text in rules.get("include", []):
+        env.judge("shell.output", cmd=cmd, contains=escape(text), exit_code=NULL)
+    for text in rules.get("exclude", []):
+        env.judge("shell.output", cmd=cmd, regex=_lacks(text), exit_code=NULL)
+
+
+# --- files against a gold file --------------------------------------------------------------
+
+def _files(env: _Env, part: Part) -> tuple[str, str]:
+    """(agent path of the result file, gold reference) for one vm_file against one cloud_file."""
+    result, expected = part.get("result") or {}, part.get("expected") or {}
+    if result.get("type") != "vm_file" or isinstance(result.get("path"), list):
+        raise Untranslatable(f"result type {result.get('type')}: {part['func']} is translated for one vm_file")
+    if expected.get("type") != "cloud_file" or isinstance(expected.get("path"), list):
+        raise Untranslatable(f"expected type {expected.get('type')}: {part['func']} is translated for one cloud_file")
+    name = expected.get("dest") or PurePosixPath(result["path"]).name
+    return env.agent_path(result["path"]), env.gold(expected["path"], name)
+
+
+def _known_options(part: Part, read: set[str], reported: dict[str, str]) -> dict[str, Any]:
+    """The options the metric reads; an option it reads but deskact cannot honour is a reason,
+    one it never reads (a typo in the task file) is ignored as OSWorld ignores it."""
+    options = dict(part.get("options") or {})
+    for key, why in reported.items():
+        if options.get(key):
+            raise Untranslatable(f"func {part['func']}: option {key} {why}")
+    return {k: v for k, v in options.items() if k in read}
+
+
+def _needs(func: str, judge_name: str) -> None:
+    if not has_step("judge", judge_name):
+        raise Untranslatable(f"func {func}: needs judge {judge_name}, which this deskact does not have")
+
+
+_PARTIAL = "makes the metric return a similarity between 0 and 1, not a pass/fail"
+
+
+def _compare_docx_files(env: _Env, part: Part) -> None:
+    _needs(part["func"], "docx.compare")
+    opts = _known_options(part, {"ignore_blanks", "ignore_case", "ignore_order", "delete_empty_lines"},
+                          {"fuzzy_match": _PARTIAL, "content_only": _PARTIAL})
+    path, reference = _files(env, part)
+    if not path.endswith(".docx"):
+        raise Untranslatable(f"func {part['func']}: only .docx files are compared (not {path.rsplit('.', 1)[-1]})")
+    env.judge("docx.compare", path=path, reference=reference, **opts)
+
+
+def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
+    def convert(env: _Env, part: Part) -> None:
+        _needs(part["func"], "docx.compare")
+        path, reference = _files(env, part)
+        env.judge("docx.compare", path=path, reference=reference, compare=aspects)
+
+    return convert
+
+
+_PPTX_TASK_SPECIFIC = "is a check written for one task's slide (fixed slide numbers and texts)"
+_PPTX_ASPECTS = ("number_of_slides", "shape", "text", "indent", "font_name", "font_size", "font_bold",
+                 "font_italic", "color_rgb", "font_underline", "strike_through", "alignment", "bullets",
+                 "background_color", "note")
+_PPTX_EXTRAS = ("image_size", "modify_height")
+
+
+def _compare_pptx_files(env: _Env, part: Part) -> None:
+    _needs(part["func"], "pptx.compare")
+    read = {f"examine_{a}" for a in _PPTX_ASPECTS + _PPTX_EXTRAS} | {"approximately_tolerance"}
+    opts = _known_options(part, read, {
+        f"examine_{k}": _PPTX_TASK_SPECIFIC for k in
+        ("title_bottom_position", "table_bottom_position", "right_position", "top_position", "shape_for_shift_size")})
+    unread = sorted(set(part.get("options") or {}) - read - {"enable_debug"})
+    if unread:
+        env.out.notes.append(f"compare_pptx_files ignores options {unread} (as OSWorld does: it never reads them)")
+    path, reference = _files(env, part)
+    ignore = [a for a in _PPTX_ASPECTS if opts.get(f"examine_{a}") is False]
+    extra = [a for a in _PPTX_EXTRAS if opts.get(f"examine_{a}")]
+    env.judge("pptx.compare", path=path, reference=reference, ignore=ignore or None, extra=extra or None,
+              tolerance=opts.get("approximately_tolerance"))
+
+
+def _compare_text_file(env: _Env, part: Part) -> None:
+    _needs(part["func"], "files.compare_text")
+    opts = _known_options(part, {"ignore_blanks", "ignore_case"}, {})
+    path, reference = _files(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, **opts)
+
+
+def _compare_table(env: _Env, part: Part) -> None:
+    rules = (part.get("options") or {}).get("rules") or []
+    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_print", "sheet_name"})
+    if unsupported:
+        raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
+    if any(r.get("precision") is not None or r.get("ignore_case") for r in rules):
+        raise Untranslatable("func compare_table: sheet rules with precision or ignore_case have no xlsx.compare option")
+    sheet_rules = [r for r in rules if r["type"] != "sheet_name"]
+    # RN<name> picks a sheet by name; an index (RI0, EI0, 0) compares every sheet, which is stricter.
+    names = [str(r["sheet_idx0"])[2:] for r in sheet_rules if str(r.get("sheet_idx0", "")).startswith("RN")]
+    if len(names) != len(sheet_rules):
+        env.out.notes.append("compare_table by sheet index: every sheet is compared")
+    path, gold = _files(env, part)
+    env.judge("xlsx.compare", path=path, gold=gold, sheets=names or None,
+              sheet_names=any(r["type"] == "sheet_name" for r in rules))
+
+
+def _infeasible(env: _Env, part: Part) -> None:
+    raise Untranslatable("func infeasible: the right answer is to refuse; no judge rewards a refusal")
+
+
+METRICS: dict[str, Callable[[_Env, Part], None]] = {
+    "exact_match": _exact_match,
+    "check_include_exclude": _check_include_exclude,
+    "is_in_list": _is_in_list,
+    "compare_table": _compare_table,
+    "compare_docx_files": _compare_docx_files,
+    "compare_docx_tables": _compare_docx_part(["tables"]),
+    "compare_line_spacing": _compare_docx_part(["text", "line_spacing"]),
+    "compare_pptx_files": _compare_pptx_files,
+    "compare_text_file": _compare_text_file,
+    "infeasible": _infeasible,
+}
+"""OSWorld metric func -> translation. Each entry has a conformance test against desktop-env."""
+
+
+def split_parts(evaluator: dict[str, Any]) -> list[Part]:
+    """One ``{func, result, expected, options}`` per func of a (possibly list) evaluator."""
+    funcs = evaluator.get("func")
+    if not isinstance(funcs, list):
+        return [dict(evaluator)]
+
+    def nth(key: str, i: int) -> Any:
+        value = evaluator.get(key)
+        return (value[i] if i < len(value) else {}) if isinstance(value, list) else value or {}
+
+    return [{"func": f, "result": nth("result", i), "expected": nth("expected", i), "options": nth("options", i)}
+            for i, f in enumerate(funcs)]
+
+
+def translate_evaluator(evaluator: dict[str, Any], gold: GoldFetcher, agent_path: Callable[[str], str],
+                        shell_text: Callable[[str | list[str]], str]) -> Translation:
+    """An OSWorld task's ``evaluator`` as deskact judge steps (``Translation.judge``, all must
+    pass), with the reset steps they rely on; or, in ``Translation.reasons``, why it cannot be.
+
+    ``gold(url, name)`` fetches an expected file and returns the judge's reference to it;
+    ``agent_path`` turns a VM path into the task's path (``/home/user`` -> ``${HOME}``);
+    ``shell_text`` writes a VM command for a deskact step. ``postconfig`` is not read here.
+    """
+    out = Translation()
+    if not isinstance(evaluator, dict):
+        out.reasons.append(f"evaluator: {str(evaluator)[:40]!r} is not an evaluator object")
+        return out
+    if not evaluator.get("func"):
+        out.reasons.append("func empty: the task has no evaluator")
+        return out
+    if isinstance(evaluator["func"], list) and evaluator.get("conj", "and") != "and":
+        out.reasons.append(f"conj {evaluator.get('conj')}: only all-must-pass evaluator lists are translated")
+        return out
+    env = _Env(gold, agent_path, shell_text, out)
+    for part in split_parts(evaluator):
+        convert = METRICS.get(str(part["func"]))
+        if convert is None:
+            out.reasons.append(f"func {part['func']}: no deskact judge checks the same thing")
+            continue
+        try:
+            convert(env, part)
+        except Untranslatable as exc:
+            out.reasons.append(str(exc))
+    return out

@@ -1,0 +1,60 @@
+"""docx.compare (judges/_docx_compare.py): the gold document's text, tables and line spacing;
+feedback names the first difference. Its verdicts against OSWorld's own metrics are checked in
+tests/runtime/importers/osworld_conformance/test_conformance_docs.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import docx
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
+
+
+def _save(path: Path, paragraphs: list[str], cell: str = "3", spacing: float | None = None) -> None:
+    doc = docx.Document()
+    for text in paragraphs:
+        doc.add_paragraph(text).paragraph_format.line_spacing = spacing
+    doc.add_table(rows=1, cols=2).cell(0, 1).text = cell
+    doc.save(str(path))
+
+
+def j(ctx: StepContext, **params: object) -> Verdict:
+    v = run_judge("docx.compare", {"path": "out.docx", "reference": "gold.docx", **params}, ctx)
+    assert not v.error, v.feedback
+    return v
+
+
+def test_words_in_order_pass_whatever_the_blanks(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["Title", "", "Some  text here."])
+    _save(ctx.workspace / "out.docx", ["Title", "Some text", "here."])
+    assert j(ctx).passed
+    v = j(ctx, ignore_blanks=False)
+    assert not v.passed and "paragraph 2 is 'Some text' (gold: '')" in v.feedback, v.feedback
+
+
+def test_a_changed_word_is_named(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["The report is final."])
+    _save(ctx.workspace / "out.docx", ["The report is draft."])
+    v = j(ctx)
+    assert not v.passed and "'The report is draft.'" in v.feedback and "'The report is final.'" in v.feedback
+    assert j(ctx, compare=["tables"]).passed
+
+
+def test_tables_and_line_spacing(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["a", "b"], cell="3", spacing=1.5)
+    _save(ctx.workspace / "out.docx", ["a", "b"], cell="4", spacing=2.0)
+    v = j(ctx, compare=["tables"])
+    assert not v.passed and "table 1 row 1 column 2 is '4' (gold: '3')" in v.feedback
+    v = j(ctx, compare=["line_spacing"])
+    assert not v.passed and "paragraph 1 ('a') has line spacing 2 lines (gold: 1.5 lines)" in v.feedback
+    assert j(ctx, compare=["text"]).passed
+
+
+def test_missing_document_fails(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["a"])
+    v = j(ctx)
+    assert not v.passed and "does not exist" in v.feedback

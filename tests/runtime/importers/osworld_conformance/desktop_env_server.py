@@ -1,0 +1,76 @@
+"""Runs desktop-env's metric functions for the conformance tests, in the conformance venv.
+
+Started as ``.venv-conformance/bin/python desktop_env_server.py``: reads one JSON call per line
+on stdin (``{"module": "docs", "func": "compare_docx_files", "args": [...], "kwargs": {...}}``)
+and answers one JSON line: ``{"score": 1.0}``, or ``{"error": "..."}`` when the metric raised.
+
+The metric modules are loaded from their files: the package's ``__init__`` imports every
+metric module and with them torch, playwright and the rest of desktop-env's dependencies. The
+packages above them are made as empty modules whose ``__path__`` points at the real folders, so
+``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
+easyocr and skimage are stubbed: docs.py imports them at the top for OCR and colour distance,
+which no translated metric calls (a call would fail loudly on the stub, not pass).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import sys
+import traceback
+import types
+from pathlib import Path
+
+
+def _package(name: str, path: Path) -> None:
+    module = types.ModuleType(name)
+    module.__path__ = [str(path)]
+    sys.modules[name] = module
+
+
+def _stub(name: str, **attrs: object) -> None:
+    module = types.ModuleType(name)
+    for key, value in attrs.items():
+        setattr(module, key, value)
+    sys.modules[name] = module
+
+
+def _unavailable(*_: object, **__: object) -> object:
+    raise RuntimeError("stubbed in the conformance venv (no OCR or colour science installed)")
+
+
+def setup() -> None:
+    spec = importlib.util.find_spec("desktop_env")
+    assert spec is not None and spec.submodule_search_locations, "desktop-env is not installed"
+    root = Path(next(iter(spec.submodule_search_locations)))
+    _package("desktop_env", root)
+    _package("desktop_env.evaluators", root / "evaluators")
+    _package("desktop_env.evaluators.metrics", root / "evaluators" / "metrics")
+    _stub("easyocr", Reader=_unavailable)
+    _stub("skimage")
+    _stub("skimage.color", rgb2lab=_unavailable, deltaE_ciede2000=_unavailable)
+
+
+def call(request: dict) -> dict:
+    module = importlib.import_module(f"desktop_env.evaluators.metrics.{request['module']}")
+    func = getattr(module, request["func"])
+    try:
+        score = func(*request.get("args", []), **request.get("kwargs", {}))
+    except Exception as exc:  # noqa: BLE001 - the metric's crash is an answer too
+        return {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()[-2000:]}
+    return {"score": float(score)}
+
+
+def main() -> None:
+    setup()
+    out = sys.stdout
+    sys.stdout = sys.stderr  # metrics print their debugging; keep the answer channel clean
+    for line in sys.stdin:
+        if line.strip():
+            out.write(json.dumps(call(json.loads(line))) + "\n")
+            out.flush()
+
+
+if __name__ == "__main__":
+    main()
