@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import typing
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -156,7 +157,7 @@ class GuiConfig(Section):
 class ProviderConfig(Section):
     base_url: str | None = None
     """Server URL; null = the provider's default. For OpenAI-compatible servers set this."""
-    api_key_env: str | None
+    api_key_env: str | None = None
     """Name of the environment variable holding the API key; null or "" = the server needs none (local servers)."""
     timeout: float = 120.0
     """Seconds one HTTP request may take before it counts as a timeout (and is retried)."""
@@ -173,11 +174,32 @@ class ProviderConfig(Section):
 
 
 class ProvidersConfig(Section):
+    """Settings per model provider, keyed by its name: ``providers["openai"]``. A provider added by a
+    package (entry point ``deskact.models``) is configured the same way, under its own name."""
+
+    model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, ProviderConfig] = Field(init=False)  # type: ignore[assignment]
+
     anthropic: ProviderConfig = Field(
         default_factory=lambda: ProviderConfig(api_key_env="ANTHROPIC_API_KEY", temperature=None)
     )
     openai: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="OPENAI_API_KEY"))
     google: ProviderConfig = Field(default_factory=lambda: ProviderConfig(api_key_env="GEMINI_API_KEY"))
+
+    def __getitem__(self, name: str) -> ProviderConfig:
+        """A provider's settings; one nobody configured gets the defaults (no API key variable)."""
+        found = self.items().get(name)
+        if found is None:
+            found = ProviderConfig()
+            self.__pydantic_extra__[name] = found  # kept, so a caller's changes to it last
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.items()
+
+    def items(self) -> dict[str, ProviderConfig]:
+        """Every configured provider's settings by name (the built-in three first)."""
+        return {name: value for name, value in self if isinstance(value, ProviderConfig)}
 
 
 class AgentConfig(Section):
@@ -256,6 +278,8 @@ class Config(Section):
     observation: ObservationConfig = Field(default_factory=ObservationConfig)
     gui: GuiConfig = Field(default_factory=GuiConfig)
     providers: ProvidersConfig = Field(default_factory=ProvidersConfig)
+    """Settings per model provider, by name. A provider from a package (``deskact.models`` entry point)
+    takes the same keys under its own name, e.g. ``mine: {base_url: ...}`` or DESKACT_PROVIDERS_MINE_BASE_URL."""
     agent: AgentConfig = Field(default_factory=AgentConfig)
     toolkits: ToolkitsConfig = Field(default_factory=ToolkitsConfig)
     models: ModelsConfig = Field(default_factory=ModelsConfig)
@@ -295,7 +319,29 @@ def _env_key_path(model: type[BaseModel], rest: str) -> tuple[str, ...] | None:
                 tail = _env_key_path(sub, rest[len(upper) + 1 :])
                 if tail:
                     return (name, *tail)
+    return _extra_key_path(model, rest)
+
+
+def _extra_key_path(model: type[BaseModel], rest: str) -> tuple[str, ...] | None:
+    """``MINE_BASE_URL`` -> ('mine', 'base_url') in a section keyed by name (``providers``): the
+    name is what precedes the longest key of its entries that ends the rest."""
+    entry = _extra_type(model)
+    if entry is None:
+        return None
+    for key in sorted(entry.model_fields, key=len, reverse=True):
+        suffix = "_" + key.upper()
+        if rest.endswith(suffix) and len(rest) > len(suffix):
+            return (rest[: -len(suffix)].lower(), key)
     return None
+
+
+def _extra_type(model: type[BaseModel]) -> type[BaseModel] | None:
+    """The model each extra key of ``model`` holds (ProvidersConfig: ProviderConfig), if it takes extras."""
+    if model.model_config.get("extra") != "allow":
+        return None
+    hint = typing.get_type_hints(model).get("__pydantic_extra__")
+    args = typing.get_args(hint)
+    return args[1] if len(args) == 2 and isinstance(args[1], type) and issubclass(args[1], BaseModel) else None
 
 
 def _sub_model(model: type[BaseModel], name: str) -> type[BaseModel] | None:

@@ -125,7 +125,10 @@ class TaskEnv:
     def start_episode(
         self, model: Model, on_step: Callable[[StepRecord], None] | None = None, confirm: ConfirmFn | None = None
     ) -> Episode:
-        self.episode = Episode(
+        """The agent's episode on this task: the built-in loop, or the model's own (``episode_class``)."""
+        # Read through getattr: a wrapper (LimitedModel) passes unknown attributes on to the model it holds.
+        agent: type[Episode] = getattr(model, "episode_class", None) or Episode
+        self.episode = agent(
             self.task, model, self.session, self.config,
             system_prompt=self.system_prompt(),
             screen=self.screenshot if self.display is not None else None,

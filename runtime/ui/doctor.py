@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import tempfile
@@ -45,14 +46,48 @@ def run_checks(config: Config) -> list[Check]:
     checks.append(_sandbox_check())
     checks.append(_kernel_start_check(config))
     checks.extend(world_checks(config))
-    for name, provider in config.providers:
-        var = provider.api_key_env
-        present = bool(os.environ.get(var))
-        checks.append(Check(capability="models", item=f"{name} API key", ok=present,
-                            detail=f"${var} {'set' if present else 'not set'}",
-                            fix="" if present else f"export {var}=... (only needed for {name}/* models)"))
+    checks.extend(model_checks(config))
+    checks.append(_ray_check())
     checks.append(_google_check(config))
     return checks
+
+
+def model_checks(config: Config) -> list[Check]:
+    """Per provider with an SDK: is it installed (each is an extra), and is its API key set."""
+    from ..agent.models import registry
+
+    rows = []
+    for name, provider in registry.registered().items():
+        if provider.sdk is None:
+            continue
+        found = _installed(provider.sdk)
+        install = f"pip install 'deskact[{provider.extra}]'" if provider.extra else f"pip install {provider.sdk}"
+        rows.append(Check(capability="models", item=f"{name} SDK", ok=found,
+                          detail=provider.sdk if found else f"{provider.sdk} not installed",
+                          fix="" if found else f"{install} (only needed for {name}/* models)"))
+    for name, settings in config.providers.items().items():
+        var = settings.api_key_env
+        if not var:
+            continue  # a local server that needs no key
+        present = bool(os.environ.get(var))
+        rows.append(Check(capability="models", item=f"{name} API key", ok=present,
+                          detail=f"${var} {'set' if present else 'not set'}",
+                          fix="" if present else f"export {var}=... (only needed for {name}/* models)"))
+    return rows
+
+
+def _ray_check() -> Check:
+    found = _installed("ray")
+    return Check(capability="distributed", item="ray", ok=found, detail="installed" if found else "not installed",
+                 fix="" if found else "pip install 'deskact[ray]' (only needed for --backend ray)")
+
+
+def _installed(module: str) -> bool:
+    """Whether ``module`` can be imported, without importing it (an SDK takes ~0.5 s to import)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package missing, or a stub in sys.modules
+        return False
 
 
 def _sandbox_check() -> Check:

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from ...config import Config
 from .base import Message
+from .registry import model_provider
 from .remote import ParsedReply, RemoteModel, image_note, stainless_classify
 from .retry import Failure
 
@@ -61,6 +64,11 @@ class AnthropicModel(RemoteModel):
             for name in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
         )
         return ParsedReply("".join(texts), tokens_in, getattr(usage, "output_tokens", None) or 0)
+
+
+@model_provider("anthropic", extra="anthropic", sdk="anthropic")
+def anthropic_model(model_name: str, config: Config, environ: Mapping[str, str]) -> AnthropicModel:
+    return AnthropicModel(model_name, config.providers["anthropic"], environ)
 
 
 def _message(message: Message) -> dict[str, Any]:

@@ -86,6 +86,12 @@ class Model(ABC):
     Adapters translate ``messages`` (user/assistant turns with images) into their
     provider's wire format, retry transient failures, and raise ``ModelError`` with
     a clear message when a call finally fails or the response cannot be read.
+
+    A whole agent with a loop of its own sets the class attribute ``episode_class`` to a
+    subclass of ``deskact.runtime.agent.agent.Episode`` overriding ``step()``: the runner and
+    notebooks then drive that episode over the same kernel, screenshots and trajectory
+    (docs/models.md, "Your own agent"). It is not declared here, so that a wrapper that
+    passes unknown attributes on to the model it holds (LimitedModel) passes this one too.
     """
 
     name: str

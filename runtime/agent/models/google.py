@@ -7,10 +7,13 @@ The system prompt goes in ``config.system_instruction``; images are
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from ...config import Config
 from .base import Message
+from .registry import model_provider
 from .remote import ParsedReply, RemoteModel, image_note, invalid_json
 from .retry import Failure, parse_retry_after
 
@@ -113,6 +116,11 @@ class GoogleModel(RemoteModel):
             getattr(usage, "thoughts_token_count", None) or 0
         )
         return ParsedReply(text, getattr(usage, "prompt_token_count", None) or 0, out_tokens)
+
+
+@model_provider("google", extra="google", sdk="google.genai")
+def google_model(model_name: str, config: Config, environ: Mapping[str, str]) -> GoogleModel:
+    return GoogleModel(model_name, config.providers["google"], environ)
 
 
 def _millis(seconds: float) -> int:

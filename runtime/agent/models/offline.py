@@ -7,7 +7,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,8 +15,10 @@ import yaml
 
 from ...errors import ModelError
 from .base import Message, Model, ModelReply, Usage
+from .registry import model_provider
 
 if TYPE_CHECKING:
+    from ...config import Config
     from ...tasks.task import Task
 
 EXIT_REPLY = "```python\nexit()\n```"
@@ -301,3 +303,38 @@ class Human(Model):
             return True
         except Exception:  # noqa: BLE001 - fall back to saving the file
             return False
+
+
+# -- names make_model knows (registered in the order they are listed to users) ------------------
+
+
+@model_provider("reference", takes_model=False)
+def reference_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    return Reference()
+
+
+@model_provider("noop", takes_model=False)
+def noop_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    return Noop()
+
+
+@model_provider("explore", takes_model=False)
+def explore_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    return Explore()
+
+
+@model_provider("scripted", usage="scripted/<file>")
+def scripted_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    return Scripted.from_file(Path(model_name))
+
+
+@model_provider("human", takes_model=False)
+def human_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    return Human()
+
+
+@model_provider("counterexample", usage=None)  # deskact validate's fourth pass, not offered to users
+def counterexample_model(model_name: str, config: Config, environ: Mapping[str, str]) -> Model:
+    if not model_name.isdigit():
+        raise ModelError(f"model counterexample/{model_name}: give the counterexample's number, e.g. counterexample/0")
+    return Counterexample(int(model_name))

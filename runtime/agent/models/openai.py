@@ -7,10 +7,13 @@ The system prompt is the first message (role ``system``); images are
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
+from ...config import Config
 from .base import Message
+from .registry import model_provider
 from .remote import ParsedReply, RemoteModel, image_note, stainless_classify
 from .retry import Failure
 
@@ -76,6 +79,11 @@ class OpenAIModel(RemoteModel):
             getattr(usage, "prompt_tokens", None) or 0,
             getattr(usage, "completion_tokens", None) or 0,
         )
+
+
+@model_provider("openai", extra="openai", sdk="openai")
+def openai_model(model_name: str, config: Config, environ: Mapping[str, str]) -> OpenAIModel:
+    return OpenAIModel(model_name, config.providers["openai"], environ)
 
 
 def _message(message: Message) -> dict[str, Any]:

@@ -75,9 +75,9 @@ class RemoteModel(Model):
         try:
             return importlib.import_module(self.sdk_module)
         except ImportError as exc:
-            raise ModelError(
+            raise ModelError(  # the extras are named after the providers (pyproject.toml)
                 f"{self.name}: the {self.sdk_package} package is not installed ({exc}); "
-                f"pip install {self.sdk_package}"
+                f"pip install 'deskact[{self.provider}]'"
             ) from None
 
     def check_ready(self) -> None:

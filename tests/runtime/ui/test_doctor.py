@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import sys
+
+import pytest
 
 from deskact.runtime.config import Config
 from deskact.runtime.ui.doctor import NO_WORLDS, Check, run_checks, world_checks, world_verdict
@@ -60,3 +63,18 @@ def test_world_verdict_when_worlds_are_turned_off() -> None:
         assert world_verdict(world_checks(cfg)) == f"worlds: {NO_WORLDS} (world.enabled = off)"
     cfg.sandbox.mode = "none"
     assert world_verdict(world_checks(cfg)).startswith("worlds: no -> no sandbox")
+
+
+def test_a_missing_sdk_or_ray_is_a_row_naming_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    from deskact.runtime.ui.doctor import model_checks
+
+    monkeypatch.setitem(sys.modules, "anthropic", None)  # find_spec reports such a module as absent
+    monkeypatch.setitem(sys.modules, "ray", None)
+    config = Config()
+    config.providers["local"].api_key_env = None  # a provider without a key variable has no key row
+    rows = {c.item: c for c in run_checks(config)}
+    assert not rows["anthropic SDK"].ok and rows["anthropic SDK"].fix.startswith("pip install 'deskact[anthropic]'")
+    assert rows["openai SDK"].ok and rows["openai SDK"].fix == ""
+    assert not rows["ray"].ok and "deskact[ray]" in rows["ray"].fix
+    assert "local API key" not in rows and "openai API key" in rows
+    assert [c.item for c in model_checks(config) if c.item.endswith("SDK")] == ["anthropic SDK", "openai SDK", "google SDK"]

@@ -152,6 +152,7 @@ def test_deadline_shortens_the_request_timeout_and_skips_retries(
 ) -> None:
     server = serve([Canned(text="too late", delay=3.0), "never asked"])
     model = model_for(provider, server, timeout=60, max_retries=5)
+    model.client()  # the SDK's import and client set-up happen before the deadline starts: only the call is timed
     model.deadline = time.monotonic() + 0.5
     with pytest.raises(ModelCallError) as info:
         model.reply("sys", ASK)
