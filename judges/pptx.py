@@ -11,8 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from ..runtime.tasks.helpers import clip
+from ..runtime.tasks.helpers import clip, gold_file
 from ..runtime.tasks.steps import StepContext, Verdict, judge
+from ._pptx_compare import Aspect, Extra, presentation_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
 
 Alignment = Literal["left", "center", "right", "justify"]
@@ -199,3 +200,27 @@ def pptx_runs(ctx: StepContext, path: str, text: str, slide: int | None = None, 
                               for r in covering_runs(list(para.runs), text_of, text)]
     where = p.name + (f" slide {slide}" if slide is not None else "")
     return verdict(where, text, found, want)
+
+
+@judge("pptx.compare")
+def pptx_compare(ctx: StepContext, path: str, reference: str, ignore: list[Aspect] | None = None,
+                 extra: list[Extra] | None = None, tolerance: float = 0.005) -> Verdict:
+    """``path`` matches the gold presentation ``reference`` (in the suite's gold/ folder) as OSWorld's
+    ``compare_pptx_files`` decides: the slide count, each slide's background colour, notes and
+    shapes (position and size within the relative ``tolerance``, table cells, text, paragraphs'
+    alignment and level, runs' font name, size, bold, italic, colour, underline and
+    strike-through, the bullets) and its text shapes inside groups. ``ignore`` leaves aspects out
+    (OSWorld's ``examine_<aspect>: false``); ``extra`` adds ``image_size`` (pictures compared by
+    size only) or ``modify_height`` (shapes without text by height only). Feedback names the
+    first difference."""
+    from pptx import Presentation
+
+    try:
+        p, prs = _open(ctx, path)
+    except FileNotFoundError as exc:
+        return Verdict.fail(str(exc))
+    gold = Presentation(str(gold_file(ctx, reference)))
+    found = presentation_difference(prs, gold, ignore=ignore, extra=extra, tolerance=tolerance)
+    if found:
+        return Verdict.fail(f"{p.name} differs from the gold presentation {reference}: {found}")
+    return Verdict.ok(f"{p.name} matches the gold presentation")

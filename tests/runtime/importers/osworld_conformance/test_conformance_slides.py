@@ -1,0 +1,121 @@
+"""OSWorld's compare_pptx_files (desktop-env) and deskact's pptx.compare agree on right and
+near-miss presentations, with the options OSWorld's tasks use."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+from pptx import Presentation
+from pptx.enum.text import PP_ALIGN
+from pptx.util import Emu, Pt
+
+pytestmark = pytest.mark.conformance
+
+RESULT = "/home/user/Desktop/talk.pptx"
+GOLD_URL = "https://example.org/gold/talk.pptx"
+
+
+def _png() -> io.BytesIO:
+    buf = io.BytesIO()
+    Image.new("RGB", (40, 30), (200, 30, 30)).save(buf, "PNG")
+    buf.seek(0)
+    return buf
+
+
+def _deck(path: Path, change: str = "") -> Path:
+    """A three-slide deck (title, bullets with notes, a table and a picture); ``change`` makes one
+    near miss of it."""
+    prs = Presentation()
+    title = prs.slides.add_slide(prs.slide_layouts[0])
+    title.shapes.title.text = "Quarterly Review" if change != "title" else "Quarterly review"
+    title.placeholders[1].text = "Sales and outlook"
+    if change == "center":
+        title.placeholders[1].text_frame.paragraphs[0].alignment = PP_ALIGN.CENTER
+    shape = title.shapes.title
+    if change in ("move", "nudge"):  # a nudge of 0.1 % of the left edge is within OSWorld's tolerance
+        top = shape.top  # inherited from the layout: setting left alone would write top 0
+        shape.left = Emu(shape.left + (300000 if change == "move" else shape.left // 1000))
+        shape.top = top
+
+    body = prs.slides.add_slide(prs.slide_layouts[1])
+    body.shapes.title.text = "Highlights"
+    frame = body.placeholders[1].text_frame
+    frame.text = "Revenue up"
+    for text, level in (("Europe", 1), ("Costs down", 0)):
+        para = frame.add_paragraph()
+        para.text, para.level = text, level
+    if change == "level":
+        frame.paragraphs[1].level = 0
+    run = frame.paragraphs[0].runs[0]
+    run.font.size = Pt(28) if change != "size" else Pt(30)
+    if change == "bold":
+        run.font.bold = True
+    if change == "not-bold":
+        run.font.bold = False  # explicitly not bold: the same as unset
+    body.notes_slide.notes_text_frame.text = "Mention the new office." if change != "notes" else "Skip."
+
+    table_slide = prs.slides.add_slide(prs.slide_layouts[5])
+    table_slide.shapes.title.text = "Numbers"
+    table = table_slide.shapes.add_table(2, 2, Emu(500000), Emu(1500000), Emu(4000000), Emu(800000)).table
+    for (r, c), text in {(0, 0): "Region", (0, 1): "Sales", (1, 0): "EU", (1, 1): "12"}.items():
+        table.cell(r, c).text = text
+    if change == "table-bold":
+        table.cell(1, 1).text_frame.paragraphs[0].runs[0].font.bold = True
+    width = Emu(1200000) if change != "resize-picture" else Emu(1500000)
+    left = Emu(5000000) if change != "move-picture" else Emu(5600000)
+    table_slide.shapes.add_picture(_png(), left, Emu(3000000), width=width)
+    if change == "extra-slide":
+        prs.slides.add_slide(prs.slide_layouts[6])
+    prs.save(str(path))
+    return path
+
+
+CASES = [
+    ({}, "", True),
+    ({}, "nudge", True),
+    ({}, "not-bold", True),
+    ({}, "title", False),
+    ({}, "center", False),
+    ({}, "move", False),
+    ({}, "level", False),
+    ({}, "size", False),
+    ({}, "bold", False),
+    ({}, "notes", False),
+    ({}, "table-bold", False),
+    ({}, "extra-slide", False),
+    ({"examine_shape": False}, "move", True),
+    ({"examine_shape": False}, "title", False),
+    ({"examine_note": False}, "notes", True),
+    ({"examine_font_size": False}, "size", True),
+    ({"examine_font_bold": False}, "bold", True),
+    ({"examine_font_bold": False}, "table-bold", False),  # tables' bold is compared whatever the options
+    # An alignment adds the paragraph's properties, where the bullets then find a level (0, not none).
+    ({"examine_alignment": False}, "center", False),
+    ({"examine_alignment": False, "examine_bullets": False}, "center", True),
+    ({"examine_indent": False}, "level", False),  # the bullets still carry the level
+    ({"examine_indent": False, "examine_bullets": False}, "level", True),
+    ({"examine_number_of_slides": False}, "extra-slide", True),
+    ({"examine_shape": False, "examine_image_size": True}, "move-picture", True),
+    ({"examine_shape": False, "examine_image_size": True}, "resize-picture", False),
+    ({"examine_shape": False, "examine_modify_height": True}, "resize-picture", False),
+    ({"examine_shape": False, "examine_modify_height": True}, "move-picture", True),
+    ({"examine_aligment": False}, "center", False),  # a typo in one OSWorld task: the option is never read
+]
+
+
+@pytest.mark.parametrize(("options", "change", "verdict"), CASES)
+def test_compare_pptx_files(desktop_env: Any, deskact: Any, options: dict[str, Any], change: str,
+                            verdict: bool) -> None:
+    gold = _deck(deskact.ctx.gold.parent / "expected.pptx")
+    result = _deck(deskact.home_file(RESULT), change)
+    evaluator = {"func": "compare_pptx_files", "result": {"type": "vm_file", "path": RESULT, "dest": "talk.pptx"},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_talk.pptx"},
+                 "options": options}
+    theirs = desktop_env.passes("slides", "compare_pptx_files", str(result), str(gold), **options)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
