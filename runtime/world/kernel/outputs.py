@@ -59,10 +59,17 @@ class _Part:
     (in chunks, so appending and trimming never copy what is already held)."""
 
     __slots__ = ("chunks", "error", "image", "in_tail", "size", "stream")
+    stream: Stream | None
+    in_tail: bool
+    image: Image | None
+    error: ExecError | None
 
     def __init__(self, stream: Stream | None = None, *, in_tail: bool = False,
                  image: Image | None = None, error: ExecError | None = None) -> None:
-        self.stream, self.in_tail, self.image, self.error = stream, in_tail, image, error
+        self.stream = stream
+        self.in_tail = in_tail
+        self.image = image
+        self.error = error
         self.chunks: deque[str] = deque()
         self.size = 0
 
@@ -191,17 +198,17 @@ class OutputCollector:
 
     def _texts(self) -> list[_Part | tuple[TextStream, str]]:
         """The live parts in order, each stream's dropped-middle marker before its first tail part."""
-        marked: set[str] = set()
+        marked: set[TextStream] = set()
         out: list[_Part | tuple[TextStream, str]] = []
         for part in self._parts:
             if part.dead:
                 continue
             stream = part.stream
-            if part.in_tail and stream in ("stdout", "stderr") and stream not in marked:
+            if part.in_tail and (stream == "stdout" or stream == "stderr") and stream not in marked:
                 marked.add(stream)
-                dropped = self._bounds[stream].dropped  # type: ignore[index]
+                dropped = self._bounds[stream].dropped
                 if dropped:
-                    out.append((stream, dropped_marker(dropped)))  # type: ignore[arg-type]
+                    out.append((stream, dropped_marker(dropped)))
             out.append(part)
         return out
 
@@ -229,6 +236,7 @@ class OutputCollector:
                 pending = None
 
         for item in self._texts():
+            stream: Stream
             if isinstance(item, tuple):
                 stream, pieces = item[0], [item[1]]
             elif item.stream is not None:
