@@ -1,4 +1,4 @@
-"""Reproducer for the xterm that stays one cell big (15x26) -- see reset_scripts/extra_gui.py.
+"""Reproducer for the xterm that stays one cell big (15x26) -- see reset_scripts/apps/terminal.py.
 
 Starts xterm N times on one display the way ``apps.terminal`` does (no retry) and
 counts windows still smaller than 100 px three seconds after bash set their title.

@@ -53,7 +53,7 @@ def _world_processes(ctx: StepContext) -> list[_Proc]:
 def _host_processes(ctx: StepContext, text: str | None) -> list[_Proc]:
     import psutil
 
-    from ..reset_scripts.apps import processes_on_display
+    from ..reset_scripts.apps.launcher import processes_on_display
 
     me = os.getpid()
     if ctx.display:

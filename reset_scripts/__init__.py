@@ -1,10 +1,15 @@
-"""Built-in reset and cleanup steps. Importing this package registers them."""
+"""Built-in reset and cleanup steps, one module (or package) per family: ``apps.*`` in apps/,
+``files.*`` in files.py, and so on. Importing this package registers them. The google, site
+and browser toolkits also list their family's module as a plugin."""
 
-from . import apps, files, office, shell  # noqa: F401  (imported for registration)
-from . import google  # noqa: F401  (google.* steps; the toolkit also lists it as a plugin)
-from . import extra_gui  # noqa: F401  (apps.terminal)
-from . import world  # noqa: F401  (world.require)
-from . import site  # noqa: F401  (site.serve; the web toolkit also lists it as a plugin)
-from . import before_judge  # noqa: F401  (apps.save, apps.close, desktop.settle)
-from . import download  # noqa: F401  (files.download)
-from . import browser  # noqa: F401  (browser.*; the browser toolkit also lists it as a plugin)
+from . import (  # noqa: F401  (registration)
+    apps,
+    browser,
+    desktop,
+    files,
+    google,
+    office,
+    shell,
+    site,
+    world,
+)

@@ -20,9 +20,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from ..runtime.tasks.helpers import fixture
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.google import when
-from ._common import fixture
 
 RelTime = Annotated[str, AfterValidator(when.check)]
 """An absolute or relative time (see deskact.toolkits.google.when)."""
@@ -35,7 +35,7 @@ MIME_SHORT = {
 FOLDER = MIME_SHORT["folder"]
 
 
-# --- shared with judges/google.py ---------------------------------------------
+# --- shared with judges/google/ -----------------------------------------------
 
 
 def google_host(ctx: StepContext) -> dict[str, Any]:

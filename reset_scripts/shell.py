@@ -9,8 +9,8 @@ import tempfile
 from contextlib import nullcontext
 from typing import IO, Literal
 
+from ..runtime.tasks.helpers import clip
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
-from ._common import clip
 
 Where = Literal["host", "world"]
 

@@ -49,6 +49,18 @@ MOVED: dict[str, str] = {
     "deskact.runtime.run.toolkit_steps": "deskact.runtime.tasks.toolkit_steps",
     # The judges' private helpers became the public step author's helpers.
     "deskact.judges._common": "deskact.runtime.tasks.helpers",
+    "deskact.reset_scripts._common": "deskact.runtime.tasks.helpers",
+    # One module (or package) per judge family and reset-step family (old modules whose whole
+    # content moved to one new module; the split ones, such as office_runs, have no single home).
+    "deskact.judges.extra_xlsx": "deskact.judges.xlsx.numbers",
+    "deskact.judges.xlsx_compare": "deskact.judges.xlsx.compare",
+    "deskact.judges.xlsx_format": "deskact.judges.xlsx.format",
+    "deskact.judges.extra_text": "deskact.judges.files",
+    "deskact.judges.files_stat": "deskact.judges.files",
+    "deskact.judges.extra_gui": "deskact.judges.windows",
+    "deskact.judges.config_value": "deskact.judges.config",
+    "deskact.reset_scripts.extra_gui": "deskact.reset_scripts.apps.terminal",
+    "deskact.reset_scripts.download": "deskact.reset_scripts.files",
     # Screen capture left agent/ and world/ for its own package.
     "deskact.runtime.agent.observation": "deskact.runtime.screen.screenshot",
     "deskact.runtime.agent.frames": "deskact.runtime.screen.frames",

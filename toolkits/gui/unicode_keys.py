@@ -28,7 +28,7 @@ Every remap makes the server send MappingNotify to every client, so keeping
 mappings also keeps those rare -- and remaps have a cost beyond that: an xterm
 started after keymap changes made while another xterm was open stayed one cell
 big (15x26) in about 1 start of 10 (benchmarks/xterm_after_remap.py;
-reset_scripts/extra_gui.py restarts such a terminal).
+reset_scripts/apps/terminal.py restarts such a terminal).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from typing import Any
 import psutil
 import pytest
 from deskact.reset_scripts import _x11
-from deskact.reset_scripts.extra_gui import _host_pid
+from deskact.reset_scripts.apps.terminal import _host_pid
 from deskact.runtime.run.task_env import TaskEnv
 from deskact.runtime.run.worker import Worker
 from deskact.runtime.world.base import BASE_DIRS, EMPTY_DIRS, TOP_LINKS

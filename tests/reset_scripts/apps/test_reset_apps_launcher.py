@@ -198,7 +198,7 @@ def test_windows_state_and_geometry(gctx: StepContext) -> None:
 def test_kill_in_a_world_signals_the_app_not_the_nsenter_that_started_it(xdisplay: str, tmp_path) -> None:
     """The host-side nsenter names the app too; killed first, it would orphan the app to the host's
     init (which may reap it a second later): apps.kill looks only at the world's own processes."""
-    from deskact.reset_scripts.apps import processes_on_display
+    from deskact.reset_scripts.apps.launcher import processes_on_display
     from deskact.runtime.config import Config
     from deskact.runtime.world.world import World, world_status
 
@@ -230,7 +230,7 @@ def test_kill_in_a_world_signals_the_app_not_the_nsenter_that_started_it(xdispla
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
 def test_fresh_libreoffice_profiles_name_the_installed_version_as_the_last_one_run() -> None:
     """Without it every fresh profile (one per world) restarts soffice.bin on its first start."""
-    from deskact.reset_scripts.apps import _lo_registry
+    from deskact.reset_scripts.apps.launcher import _lo_registry
 
     version = subprocess.run(["soffice", "--version"], capture_output=True, text=True, check=True).stdout.split()[1]
     major_minor = ".".join(version.split(".")[:2])

@@ -19,9 +19,9 @@ from typing import Any
 
 import psutil
 
-from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
-from ..toolkits.gui.app_env import app_env, world_app_env
-from . import _x11
+from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
+from ...toolkits.gui.app_env import app_env, world_app_env
+from .. import _x11
 
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
                    ".cfg", ".conf", ".toml", ".xml", ".html", ".css", ".js", ".tsv", ""}

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 from deskact.reset_scripts._x11 import find_window, list_windows, wait_for_window
-from deskact.reset_scripts.before_judge import document_name
+from deskact.reset_scripts.apps.save_close import document_name
 from deskact.runtime.tasks.steps import StepContext, StepFailed, run_judge, run_reset
 
 pytestmark = pytest.mark.display

@@ -1,10 +1,11 @@
-"""Steps for a task's ``before_judge:`` list: save, close and wait for the desktop, after the episode.
+"""apps.save and apps.close: save and close the open documents, for a task's ``before_judge:`` list.
 
 OSWorld saves the open document before it judges, so a GUI edit left unsaved counts as
 done there. ``apps.save`` does the same here: it presses ctrl+s in every LibreOffice and
 editor window on the task's display (answering LibreOffice's keep-the-format question
 with Enter, whose default keeps the file's format) and waits until the files change.
-All three run on the host against the task's display, like reset steps.
+Both run on the host against the task's display, like reset steps (desktop.settle,
+in desktop.py, waits for the screen to calm down after them).
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
-from . import _x11
-from .apps import apps_kill
+from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
+from .. import _x11
+from .launcher import apps_kill
 
 EDITORS = ("LibreOffice", "Mousepad", "gedit", "Text Editor")
 """Title suffixes of document windows ``apps.save`` and ``apps.close`` act on by default."""
@@ -124,31 +125,3 @@ def apps_close(ctx: StepContext, window: str | None = None, kill: str | None = N
         time.sleep(0.1)
     if kill:
         apps_kill(ctx, name=kill)
-
-
-@reset_step("desktop.settle")
-def desktop_settle(ctx: StepContext, timeout: float = 10, quiet: float = 0.5) -> None:
-    """Wait until the screen has not changed for ``quiet`` seconds (an app finished saving or
-    redrawing), at most ``timeout`` seconds; a blinking caret does not count as a change."""
-    if not ctx.display:
-        raise StepFailed(f"desktop.settle needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
-    import mss
-    from PIL import Image, ImageChops
-
-    with mss.MSS(display=ctx.display) as sct:
-        def grab() -> Image.Image:
-            shot = sct.grab(sct.monitors[0])
-            return Image.frombuffer("RGB", shot.size, shot.raw, "raw", "BGRX", 0, 1).reduce(4)
-
-        last, calm_since = grab(), time.monotonic()
-        deadline = calm_since + timeout
-        while time.monotonic() < deadline:
-            time.sleep(0.05)
-            now = grab()
-            box = ImageChops.difference(last, now).getbbox()
-            # A caret blink changes a sliver; a redraw changes more than 0.1 % of the screen.
-            if box is not None and (box[2] - box[0]) * (box[3] - box[1]) * 1000 >= now.width * now.height:
-                calm_since = time.monotonic()
-            elif time.monotonic() - calm_since >= quiet:
-                return
-            last = now

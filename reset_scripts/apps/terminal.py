@@ -20,10 +20,10 @@ import time
 from Xlib import display as xdisplay
 from Xlib import error as xerror
 
-from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
-from . import _x11
-from ._terminal_log import transcript_path
-from .apps import launch
+from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
+from .. import _x11
+from .._terminal_log import transcript_path
+from .launcher import launch
 
 _STARTING = "deskact-terminal-starting"
 """Title while bash starts; chosen so that no task title is a substring of it by accident."""
