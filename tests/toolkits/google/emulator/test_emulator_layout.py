@@ -2,10 +2,10 @@
 methods, and the module paths from before the split still import (with a warning)."""
 
 import importlib
+import sys
 import warnings
 
 import pytest
-
 from deskact.runtime.legacy_paths import MOVED
 from deskact.toolkits.google.emulator import Emulator
 from deskact.toolkits.google.emulator.discovery import APIS
@@ -27,8 +27,11 @@ def test_every_served_api_has_a_package_whose_handlers_are_registered() -> None:
 
 
 @pytest.mark.parametrize("old", sorted(OLD_EMULATOR_PATHS))
-def test_module_paths_before_the_split_import_the_moved_module(old: str) -> None:
+def test_module_paths_before_the_split_import_the_moved_module(
+        old: str, monkeypatch: pytest.MonkeyPatch) -> None:
     new = importlib.import_module(OLD_EMULATOR_PATHS[old])
+    # An earlier import under the old name would be served from the cache, silently.
+    monkeypatch.delitem(sys.modules, old, raising=False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert importlib.import_module(old) is new
