@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 import stat
 from datetime import datetime
 from typing import Any, Literal
@@ -225,6 +226,34 @@ def files_same_text(ctx: StepContext, path: str, reference: str, sort: bool = Fa
         f"{p} has {count}; line {first + 1}{order} should be {want} but is {got}",
         first_difference=first + 1,
     )
+
+
+def _squeeze_blanks(text: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"[\t\n]", " ", text).strip())
+
+
+@judge("files.compare_text")
+def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blanks: bool = False,
+                       ignore_case: bool = False) -> Verdict:
+    """``path``'s text equals the gold file ``reference``'s (in the suite's gold/ folder) exactly, as
+    OSWorld's ``compare_text_file`` decides: every character counts, the final newline too (line
+    endings are read as Python reads text: CRLF is LF); ``ignore_blanks`` squeezes every run of
+    whitespace to one space and trims the ends, ``ignore_case`` lowercases both."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a text file like {reference} but {'is a directory' if p.is_dir() else 'does not exist'}")
+    actual, expected = p.read_text(encoding="utf-8"), gold_file(ctx, reference).read_text(encoding="utf-8")
+    if ignore_blanks:
+        actual, expected = _squeeze_blanks(actual), _squeeze_blanks(expected)
+    if ignore_case:
+        actual, expected = actual.lower(), expected.lower()
+    if actual == expected:
+        return Verdict.ok(f"{p} has the text of {reference}")
+    at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+    line = actual.count("\n", 0, at) + 1
+    return Verdict.fail(f"{p} differs from {reference} at line {line}, character {at + 1}:"
+                        f" {clip(actual[at:at + 60] or 'end of file', 70)} where the gold file has"
+                        f" {clip(expected[at:at + 60] or 'end of file', 70)}", first_difference=at + 1)
 
 
 # --- files.stat: a file's size, mode, owner and whether it changed after the reset, in one judge. ---

@@ -1,0 +1,35 @@
+"""files.compare_text: a text file against a gold one, exactly or with blanks/case ignored; the
+feedback names the line and what differs there. Verdicts against OSWorld's compare_text_file are
+checked in tests/runtime/importers/osworld_conformance/test_conformance_general.py."""
+
+from __future__ import annotations
+
+from deskact.runtime.tasks.steps import StepContext, Verdict, run_judge
+
+
+def j(ctx: StepContext, **params: object) -> Verdict:
+    v = run_judge("files.compare_text", {"path": "out.txt", "reference": "gold.txt", **params}, ctx)
+    assert not v.error, v.feedback
+    return v
+
+
+def test_exact_text_passes_and_the_first_difference_is_named(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "gold.txt").write_text("alpha\nbeta\n")
+    (ctx.workspace / "out.txt").write_text("alpha\nbeta\n")
+    assert j(ctx).passed
+    (ctx.workspace / "out.txt").write_text("alpha\nBeta  \n")
+    v = j(ctx)
+    assert not v.passed and "at line 2, character 7: 'Beta  \\n' where the gold file has 'beta\\n'" in v.feedback, v.feedback
+    assert not j(ctx, ignore_case=True).passed
+    assert j(ctx, ignore_case=True, ignore_blanks=True).passed
+
+
+def test_missing_final_newline_and_missing_file_fail(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "gold.txt").write_text("alpha\n")
+    v = j(ctx)
+    assert not v.passed and "does not exist" in v.feedback
+    (ctx.workspace / "out.txt").write_text("alpha")
+    v = j(ctx)
+    assert not v.passed and "'end of file' where the gold file has '\\n'" in v.feedback, v.feedback

@@ -1,0 +1,98 @@
+"""OSWorld's general metrics on a command's output (exact_match, check_include_exclude,
+is_in_list) and vscode's compare_text_file agree with the judges they translate to."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.conformance
+
+
+def _output(command: str) -> str:
+    """What OSWorld's vm_command_line getter returns: the command's stdout."""
+    return subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=False).stdout
+
+
+def _command_case(desktop_env: Any, deskact: Any, func: str, command: str, rules: dict[str, Any]) -> bool:
+    evaluator = {"func": func, "result": {"type": "vm_command_line", "command": command, "shell": True},
+                 "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("general", func, _output(command), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    return ours
+
+
+@pytest.mark.parametrize(("command", "expected", "verdict"), [
+    ("echo 'File exists.'", "File exists.\n", True),
+    ("printf 'File exists.'", "File exists.\n", False),  # the final newline counts
+    ("echo 'File does not exist.'", "File exists.\n", False),
+    ("echo 'File exists.'; echo more", "File exists.\n", False),
+    ("echo 'uint32 0'", "uint32 0\n", True),
+    ("echo firefox.desktop", "firefox.desktop", False),  # as in OSWorld: the output ends with a newline
+])
+def test_exact_match(desktop_env: Any, deskact: Any, command: str, expected: str, verdict: bool) -> None:
+    assert _command_case(desktop_env, deskact, "exact_match", command, {"expected": expected}) is verdict
+
+
+@pytest.mark.parametrize(("command", "rules", "verdict"), [
+    ("echo 'Success: file1 exists in dir1.'", {"include": ["Success: file1"], "exclude": []}, True),
+    ("echo 'Failure: file1 missing'", {"include": ["Success: file1"], "exclude": []}, False),
+    ("echo 'spotify is /snap/bin/spotify'", {"include": ["spotify"], "exclude": ["not found"]}, True),
+    ("echo 'spotify not found'", {"include": ["spotify"], "exclude": ["not found"]}, False),
+    ("echo 'user 1 0 /bin/sh ./my_process.sh'", {"include": [], "exclude": ["/bin/sh ./my_process.sh"]}, False),
+    ("echo 'user 1 0 grep my_process.sh'", {"include": [], "exclude": ["/bin/sh ./my_process.sh"]}, True),
+    ("printf 'a\\nb\\n'", {"include": ["a\nb"]}, True),  # a rule may span lines
+    ("printf 'a\\nc\\nb\\n'", {"include": ["a\nb"]}, False),
+])
+def test_check_include_exclude(desktop_env: Any, deskact: Any, command: str, rules: dict[str, Any],
+                               verdict: bool) -> None:
+    assert _command_case(desktop_env, deskact, "check_include_exclude", command, rules) is verdict
+
+
+@pytest.mark.parametrize(("command", "expected", "verdict"), [
+    ("printf 'ext-a\\next-b\\n'", "ext-b", True),
+    ("printf 'ext-a\\n'", "ext-b", False),
+])
+def test_is_in_list(desktop_env: Any, deskact: Any, command: str, expected: str, verdict: bool) -> None:
+    assert _command_case(desktop_env, deskact, "is_in_list", command, {"expected": expected}) is verdict
+
+
+RESULT = "/home/user/Desktop/notes.txt"
+GOLD_URL = "https://example.org/gold/notes.txt"
+GOLD_TEXT = "Line one\nLine  two\n"
+
+
+@pytest.mark.parametrize(("options", "text", "verdict"), [
+    ({}, GOLD_TEXT, True),
+    ({}, "Line one\r\nLine  two\r\n", True),  # read as text: CRLF is LF on both sides
+    ({}, "Line one\nLine  two", False),
+    ({}, "Line one\nLine two\n", False),
+    ({"ignore_blanks": True}, "Line one Line two", True),
+    ({"ignore_blanks": True}, "Line one\nLine three\n", False),
+    ({"ignore_case": True}, "LINE ONE\nline  TWO\n", True),
+    ({"ignore_case": True}, "LINE ONE\nline TWO\n", False),
+])
+def test_compare_text_file(desktop_env: Any, deskact: Any, options: dict[str, Any], text: str, verdict: bool) -> None:
+    gold = deskact.ctx.gold.parent / "expected.txt"
+    gold.write_bytes(GOLD_TEXT.encode())
+    result = deskact.home_file(RESULT)
+    result.write_bytes(text.encode())
+    evaluator = {"func": "compare_text_file", "result": {"type": "vm_file", "path": RESULT, "dest": "notes.txt"},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_notes.txt"}, "options": options}
+    theirs = desktop_env.passes("vscode", "compare_text_file", str(result), str(gold), **options)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict
+
+
+def test_missing_text_file_fails_both(desktop_env: Any, deskact: Any, tmp_path: Path) -> None:
+    gold = tmp_path / "expected.txt"
+    gold.write_text(GOLD_TEXT)
+    evaluator = {"func": "compare_text_file", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_notes.txt"}}
+    assert not deskact.passes(evaluator, {GOLD_URL: gold}) and "does not exist" in deskact.feedback
+    assert not desktop_env.passes("vscode", "compare_text_file", None, str(gold))
