@@ -21,9 +21,11 @@ from pathlib import Path
 import pytest
 from deskact.runtime.world.base import PACKAGE_ROOT
 
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from package_install import BIN, doc_files, installed, write_package
+
 DOC = PACKAGE_ROOT / "docs" / "toolkits.md"
 SECTION = "## End to end: a toolkit package of your own"
-BIN = Path(sys.executable).parent
 # Only the default sandbox: no overrides of sandbox, world or toolkits; no display is needed.
 ENV = {**os.environ, "DESKACT_CONFIG": "", "DESKACT_DISPLAY_MODE": "none", "NO_COLOR": "1", "COLUMNS": "200"}
 
@@ -41,15 +43,12 @@ OLD_STEPS_WARNING = "DeprecationWarning: deskact.runtime.steps is deprecated"
 def example_files(variant: str = "public") -> dict[str, str]:
     """path in the package folder -> text, from the fenced blocks that start with `# memo-toolkit/PATH`;
     with ``variant="release-0.1"`` its deskact imports are the ones of release 0.1."""
-    section = DOC.read_text(encoding="utf-8").split(SECTION, 1)[1].split("\n## ", 1)[0]
-    files = {}
-    for block in re.findall(r"```(?:python|toml|yaml)\n(.*?)```", section, re.DOTALL):
-        first = block.split("\n", 1)[0]
-        assert first.startswith("# memo-toolkit/"), first
-        if variant == "release-0.1":
+    files = doc_files(DOC, SECTION, "memo-toolkit")
+    if variant == "release-0.1":
+        for path, text in files.items():
             for new, old in RELEASE_0_1_IMPORTS.items():
-                block = re.sub(rf"^{re.escape(new)}$", old, block, flags=re.MULTILINE)
-        files[first.removeprefix("# memo-toolkit/")] = block
+                text = re.sub(rf"^{re.escape(new)}$", old, text, flags=re.MULTILINE)
+            files[path] = text
     return files
 
 
@@ -59,18 +58,9 @@ def deskact_imports(text: str) -> list[str]:
 
 @pytest.fixture(scope="module", params=["public", "release-0.1"])
 def memo_package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    root = tmp_path_factory.mktemp("own-toolkit") / "memo-toolkit"
-    for rel, text in example_files(request.param).items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    pip = [str(BIN / "python"), "-m", "pip"]
-    # No network: the venv's setuptools builds it; deskact (its dependency) is installed already.
-    subprocess.run([*pip, "install", "-q", "--no-deps", "--no-build-isolation", "--no-index", str(root)],
-                   check=True, capture_output=True, text=True, timeout=300)
-    try:
+    root = write_package(tmp_path_factory.mktemp("own-toolkit") / "memo-toolkit", example_files(request.param))
+    with installed(root, "memo-toolkit"):
         yield root
-    finally:
-        subprocess.run([*pip, "uninstall", "-y", "-q", "memo-toolkit"], capture_output=True, timeout=300, check=False)
 
 
 def deskact(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
