@@ -45,24 +45,60 @@ def _coords(ws_a: Any, ws_b: Any, cells: str | None) -> list[tuple[int, int]]:
     return [(r, c) for r in range(r1, r2 + 1) for c in range(c1, c2 + 1)]
 
 
-def same_cell(actual: Any, gold: Any, tolerance: float) -> bool:
+def _rounded(value: Any, decimals: int | None) -> Any:
+    # Floats only, half to even on the scaled value: what pandas' DataFrame.round does to a float column.
+    if decimals is None or not isinstance(value, float):
+        return value
+    return round(value * 10**decimals) / 10**decimals
+
+
+def same_cell(actual: Any, gold: Any, tolerance: float, exact_text: bool = False,
+              decimals: int | None = None) -> bool:
     """Both sides are typed workbook values, so text stays text: "0000123" is neither the number
-    123 nor the text "000123" (``cell_equal``, made for values written in YAML, would say equal)."""
+    123 nor the text "000123" (``cell_equal``, made for values written in YAML, would say equal).
+    ``exact_text`` keeps the spaces around text; ``decimals`` rounds floats on both sides first."""
+    actual, gold = _rounded(actual, decimals), _rounded(gold, decimals)
     if isinstance(actual, str) and isinstance(gold, str):
-        return actual.strip() == gold.strip()
+        return actual == gold if exact_text else actual.strip() == gold.strip()
     if isinstance(actual, str) != isinstance(gold, str):  # text against a number, date or bool
         return (actual is None and gold.strip() == "") or (gold is None and actual.strip() == "")
     return cell_equal(actual, gold, tolerance)
 
 
+def _number(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _numeric_columns(ws: Any) -> set[int]:
+    """Columns whose values below the first row are all numbers or text that reads as one: pandas
+    reads such a column as numbers (OSWorld's sheets are read with pandas)."""
+    numeric = set()
+    for c in range(1, ws.max_column + 1):
+        values = [ws.cell(r, c).value for r in range(2, ws.max_row + 1)]
+        if all(v is None or _number(v) is not None for v in values):
+            numeric.add(c)
+    return numeric
+
+
 def sheet_differences(actual: tuple[Any, Any], gold: tuple[Any, Any], cells: str | None, tolerance: float,
-                      formulas: bool, number_formats: bool) -> list[str]:
+                      formulas: bool, number_formats: bool, exact_text: bool = False,
+                      decimals: int | None = None, numeric_text: bool = False) -> list[str]:
     """The differing cells of one sheet pair, as ``B3 is 5 (gold: 6)``, in reading order."""
     (va, fa), (vg, fg) = actual, gold
+    columns = (_numeric_columns(va), _numeric_columns(vg)) if numeric_text else (set(), set())
     out = []
     for r, c in _coords(va, vg, cells):
         a, g = va.cell(r, c), vg.cell(r, c)
-        if not same_cell(a.value, g.value, tolerance):
+        value_a = _number(a.value) if r > 1 and c in columns[0] and a.value is not None else a.value
+        value_g = _number(g.value) if r > 1 and c in columns[1] and g.value is not None else g.value
+        if not same_cell(value_a, value_g, tolerance, exact_text, decimals):
             out.append(f"{g.coordinate} is {show_cell(a.value)} (gold: {show_cell(g.value)})")
             continue
         fa_v, fg_v = fa.cell(r, c).value, fg.cell(r, c).value
@@ -79,11 +115,18 @@ def sheet_differences(actual: tuple[Any, Any], gold: tuple[Any, Any], cells: str
 @judge("xlsx.compare")
 def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | None = None,
                  cells: str | None = None, tolerance: float = 1e-9, formulas: bool = False,
-                 number_formats: bool = False, sheet_names: bool = True) -> Verdict:
+                 number_formats: bool = False, sheet_names: bool = True, exact_text: bool = False,
+                 decimals: int | None = None, positions: list[int] | None = None,
+                 numeric_text: bool = False) -> Verdict:
     """``path`` matches the gold workbook ``gold`` (in the suite's gold/ folder): the values of every
     cell of ``sheets`` (default all), or only the range ``cells`` (``A1:D20``); numbers within
     ``tolerance``. ``formulas``/``number_formats`` also compare those; ``sheet_names`` compares the
-    sheet names and their order. Feedback names the first cells that differ."""
+    sheet names and their order. ``exact_text`` keeps the spaces around text (they are trimmed by
+    default), ``decimals`` rounds floats on both sides first (OSWorld's ``precision``);
+    ``positions`` compares sheets by position instead (0 is each workbook's first sheet, whatever
+    its name). ``numeric_text`` reads a column below its first row as numbers when every value in it
+    is a number or text that reads as one (how pandas, and so OSWorld, reads a sheet). Feedback
+    names the first cells that differ."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
@@ -93,14 +136,20 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
     if sheet_names and sheets is None and names_a != names_g:
         return Verdict.fail(f"{p.name} has sheets {names_a}; the gold workbook has {names_g}")
     problems: list[str] = []
-    for name in sheets or names_g:
+    pairs = [(name, name) for name in sheets or names_g]
+    if positions is not None:
+        for i in positions:
+            if not (0 <= i < len(names_a) and i < len(names_g)):
+                return Verdict.fail(f"{p.name} has no sheet at position {i} (sheets: {names_a}; gold: {names_g})")
+        pairs = [(names_a[i], names_g[i]) for i in positions]
+    for name, gold_name in pairs:
         if name not in names_a:
             return Verdict.fail(f"{p.name} has no sheet {name!r} (sheets: {names_a})")
-        diffs = sheet_differences((act[0][name], act[1][name]), (ref[0][name], ref[1][name]),
-                                  cells, tolerance, formulas, number_formats)
+        diffs = sheet_differences((act[0][name], act[1][name]), (ref[0][gold_name], ref[1][gold_name]),
+                                  cells, tolerance, formulas, number_formats, exact_text, decimals, numeric_text)
         problems += [f"{name}!{d}" for d in diffs]
     if problems:
         more = f" and {len(problems) - 6} more" if len(problems) > 6 else ""
         return Verdict.fail(f"{p.name} differs from the gold workbook: " + "; ".join(problems[:6]) + more,
                             differences=problems[:50])
-    return Verdict.ok(f"{p.name} matches the gold workbook ({', '.join(sheets or names_g)})")
+    return Verdict.ok(f"{p.name} matches the gold workbook ({', '.join(name for name, _ in pairs)})")

@@ -75,15 +75,20 @@ def _rules(part: Part) -> dict[str, Any]:
     return expected.get("rules") or {}
 
 
+def _literal(text: str) -> str:
+    """``text`` as a regex matching exactly it; newlines written ``\\n`` so the YAML stays readable."""
+    return re.escape(text).replace("\\\n", "\\n")
+
+
 def _lacks(text: str) -> str:
     """A regex that matches a text not containing ``text`` anywhere (``\\A`` anchors it once)."""
-    return escape(r"\A(?![\s\S]*" + re.escape(text) + ")")
+    return escape(r"\A(?![\s\S]*" + _literal(text) + ")")
 
 
 def _exact_match(env: _Env, part: Part) -> None:
     """``result == expected``: the whole output, its final newline included (``\\Z`` is the very end)."""
     cmd, expected = _command(env, part), str(_rules(part)["expected"])
-    env.judge("shell.output", cmd=cmd, regex=escape(r"\A" + re.escape(expected) + r"\Z"), exit_code=NULL)
+    env.judge("shell.output", cmd=cmd, regex=escape(r"\A" + _literal(expected) + r"\Z"), exit_code=NULL)
 
 
 def _is_in_list(env: _Env, part: Part) -> None:
@@ -193,21 +198,47 @@ def _compare_text_file(env: _Env, part: Part) -> None:
     env.judge("files.compare_text", path=path, reference=reference, **opts)
 
 
+def _sheet_pair(rule: dict[str, Any]) -> tuple[str, str | int]:
+    """("name", sheet name) or ("position", index) of a sheet_data rule comparing the result's sheet
+    with the same sheet of the expected workbook, as ``_parse_sheet_idx`` reads the two indexes."""
+    first, second = rule.get("sheet_idx0"), str(rule.get("sheet_idx1"))
+    if isinstance(first, int) and not isinstance(first, bool):
+        first = f"RI{first}"
+    first = str(first)
+    if first.startswith("RN") and second == "EN" + first[2:]:
+        return "name", first[2:]
+    if first.startswith("RI") and second == "EI" + first[2:] and first[2:].isdigit():
+        return "position", int(first[2:])
+    raise Untranslatable(f"func compare_table: sheet_data compares sheet {rule.get('sheet_idx0')!r} with"
+                         f" {rule.get('sheet_idx1')!r}; only a result sheet against the same expected sheet is translated")
+
+
 def _compare_table(env: _Env, part: Part) -> None:
+    """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
+    every value, text taken exactly, a column of numbers and numeric text read as numbers) and
+    sheet_name rules -> one xlsx.compare."""
+    _needs(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
-    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_print", "sheet_name"})
+    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_name"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
-    if any(r.get("precision") is not None or r.get("ignore_case") for r in rules):
-        raise Untranslatable("func compare_table: sheet rules with precision or ignore_case have no xlsx.compare option")
-    sheet_rules = [r for r in rules if r["type"] != "sheet_name"]
-    # RN<name> picks a sheet by name; an index (RI0, EI0, 0) compares every sheet, which is stricter.
-    names = [str(r["sheet_idx0"])[2:] for r in sheet_rules if str(r.get("sheet_idx0", "")).startswith("RN")]
-    if len(names) != len(sheet_rules):
-        env.out.notes.append("compare_table by sheet index: every sheet is compared")
+    data = [r for r in rules if r["type"] == "sheet_data"]
+    pairs = [_sheet_pair(r) for r in data]
+    kinds = {kind for kind, _ in pairs}
+    names_too = any(r["type"] == "sheet_name" for r in rules)
+    if len(kinds) > 1 or (kinds == {"name"} and names_too):
+        raise Untranslatable("func compare_table: sheets picked both by name and by position (or names with a"
+                             " sheet_name rule) have no single xlsx.compare")
+    if len({r.get("precision", 4) for r in data}) > 1:
+        raise Untranslatable("func compare_table: sheet_data rules with different precisions")
+    if any(r.get("ignore_case") for r in data):
+        env.out.notes.append("compare_table: ignore_case on sheet_data is not read by OSWorld either")
     path, gold = _files(env, part)
-    env.judge("xlsx.compare", path=path, gold=gold, sheets=names or None,
-              sheet_names=any(r["type"] == "sheet_name" for r in rules))
+    picked = [value for _, value in pairs]
+    # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
+    env.judge("xlsx.compare", path=path, gold=gold, sheet_names=names_too, exact_text=True, numeric_text=True,
+              decimals=data[0].get("precision", 4) if data else None, tolerance=0,
+              sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
 
 
 def _infeasible(env: _Env, part: Part) -> None:

@@ -1,0 +1,90 @@
+"""OSWorld's compare_table (desktop-env) and deskact's xlsx.compare agree on right and near-miss
+workbooks for the sheet_data and sheet_name rules the importer translates."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import openpyxl
+import pytest
+
+pytestmark = pytest.mark.conformance
+
+RESULT = "/home/user/Desktop/sales.xlsx"
+GOLD_URL = "https://example.org/gold/sales.xlsx"
+ROWS = [["Name", "Qty", "Price"], ["Tea", 3, 2.5], ["Cake", 1, 4.25]]
+NOTES = [["note"], ["kept"]]
+
+
+def _book(path: Path, sheets: dict[str, list[list[Any]]]) -> Path:
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for name, rows in sheets.items():
+        ws = wb.create_sheet(name)
+        for row in rows:
+            ws.append(row)
+    wb.save(path)
+    return path
+
+
+def _with(rows: list[list[Any]], r: int, c: int, value: Any) -> list[list[Any]]:
+    out = [list(row) for row in rows]
+    out[r][c] = value
+    return out
+
+
+GOLD = {"Sheet1": ROWS, "Notes": NOTES}
+BY_POSITION = [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]
+BY_RI = [{"type": "sheet_data", "sheet_idx0": "RI1", "sheet_idx1": "EI1"}]
+BY_NAME = [{"type": "sheet_data", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1"}]
+NAMES = [{"type": "sheet_name"}, *BY_POSITION]
+
+CASES = [
+    (BY_POSITION, GOLD, True),
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 1, 4), "Notes": NOTES}, False),
+    (BY_POSITION, {"Sheet1": [*ROWS, ["Pie", 2, 3.0]], "Notes": NOTES}, False),
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 0, "Tea "), "Notes": NOTES}, False),  # text taken exactly
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 2, 2.500001), "Notes": NOTES}, True),  # 4 decimals
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 2, 2.5001), "Notes": NOTES}, False),
+    # pandas reads a column of numbers and numeric text as numbers: text "3" there is the number 3
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 1, "3"), "Notes": NOTES}, True),
+    (BY_POSITION, {"Sheet1": _with(ROWS, 1, 1, "three"), "Notes": NOTES}, False),
+    (BY_POSITION, {"Sheet1": ROWS, "Notes": [["changed"]]}, True),  # only the first sheet
+    (BY_POSITION, {"Data": ROWS, "Notes": NOTES}, True),  # by position, whatever the name
+    (BY_POSITION, {"Notes": NOTES, "Sheet1": ROWS}, False),
+    (BY_RI, GOLD, True),
+    (BY_RI, {"Sheet1": ROWS, "Notes": [["note"], ["lost"]]}, False),
+    (BY_RI, {"Sheet1": ROWS}, False),
+    (BY_NAME, {"Notes": NOTES, "Sheet1": ROWS}, True),
+    (BY_NAME, {"Notes": NOTES, "Sheet1": _with(ROWS, 2, 2, 4.5)}, False),
+    (BY_NAME, {"Data": ROWS}, False),
+    (NAMES, GOLD, True),
+    (NAMES, {"Sheet1": ROWS, "Notes2": NOTES}, False),
+    ([{"type": "sheet_name"}], {"Sheet1": [["other"]], "Notes": NOTES}, True),
+    ([{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0", "precision": 1}],
+     {"Sheet1": _with(ROWS, 2, 2, 4.2), "Notes": NOTES}, True),
+]
+
+
+@pytest.mark.parametrize(("rules", "result", "verdict"), CASES)
+def test_compare_table(desktop_env: Any, deskact: Any, rules: list[dict[str, Any]],
+                       result: dict[str, list[list[Any]]], verdict: bool) -> None:
+    gold = _book(deskact.ctx.gold.parent / "expected.xlsx", GOLD)
+    result_path = _book(deskact.home_file(RESULT), result)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT, "dest": "sales.xlsx"},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
+
+
+def test_missing_workbook_fails_both(desktop_env: Any, deskact: Any) -> None:
+    gold = _book(deskact.ctx.gold.parent / "expected.xlsx", GOLD)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": BY_POSITION}}
+    assert not deskact.passes(evaluator, {GOLD_URL: gold}) and "does not exist" in deskact.feedback
+    assert not desktop_env.passes("table", "compare_table", str(deskact.home_file(RESULT)), str(gold), rules=BY_POSITION)
