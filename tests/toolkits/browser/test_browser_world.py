@@ -187,7 +187,7 @@ def test_step_records_hold_the_active_url(worker: Worker) -> None:
     with TaskEnv(task, worker) as env:
         env.reset()
         written: list[StepRecord] = []
-        record = env._with_url(written.append)
+        record = env._with_step_hooks(written.append)
         assert record is not None
         record(StepRecord(index=0))
         run(env, f"browser.new_tab('{SITE}/pricing.html')")
