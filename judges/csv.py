@@ -1,11 +1,11 @@
-"""csv.rows: a CSV file's rows, compared like spreadsheet cells."""
+"""csv.rows: a CSV file's rows, compared like spreadsheet cells; csv.compare: its lines against a gold file's."""
 
 from __future__ import annotations
 
 import csv
 from typing import Any
 
-from ..runtime.tasks.helpers import clip
+from ..runtime.tasks.helpers import clip, gold_file
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 from .xlsx.cells import cell_equal
 
@@ -47,3 +47,37 @@ def csv_rows(
                 return Verdict.fail(f"{p.name} lacks row {clip(e, 120)} (rows: {clip(rows[:6], 200)})")
             pool.pop(hit)
     return Verdict.ok(f"{p.name} has the expected {len(equals)} rows")
+
+
+def _text_lines(path: Any) -> list[str]:
+    # UTF-8, else Latin-1 (which reads any bytes): the first two of OSWorld's encodings that can
+    # fail; its later ones are never reached.
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return text.splitlines()
+
+
+@judge("csv.compare")
+def csv_compare(ctx: StepContext, path: str, reference: str, strip: bool = False,
+                ignore_case: bool = False) -> Verdict:
+    """``path`` has the lines of the gold file ``reference`` (in the suite's gold/ folder), as
+    OSWorld's ``compare_csv`` decides: line by line, exactly (a final newline does not count);
+    ``strip`` trims each line (OSWorld's ``strict: false``), ``ignore_case`` lowercases them."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a CSV file like {reference} but does not exist")
+    actual, expected = _text_lines(p), _text_lines(gold_file(ctx, reference))
+    if strip:
+        actual, expected = [line.strip() for line in actual], [line.strip() for line in expected]
+    if ignore_case:
+        actual, expected = [line.lower() for line in actual], [line.lower() for line in expected]
+    if actual == expected:
+        return Verdict.ok(f"{p} has the {len(expected)} lines of {reference}")
+    at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
+    got = clip(actual[at], 100) if at < len(actual) else "no line (end of file)"
+    want = clip(expected[at], 100) if at < len(expected) else "no line (end of file)"
+    return Verdict.fail(f"{p} has {len(actual)} lines ({len(expected)} in {reference}); line {at + 1} is {got}"
+                        f" where the gold file has {want}", first_difference=at + 1)

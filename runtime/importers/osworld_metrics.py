@@ -213,6 +213,14 @@ def _sheet_pair(rule: dict[str, Any]) -> tuple[str, str | int]:
                          f" {rule.get('sheet_idx1')!r}; only a result sheet against the same expected sheet is translated")
 
 
+def _compare_csv(env: _Env, part: Part) -> None:
+    _needs(part["func"], "csv.compare")
+    opts = _known_options(part, {"strict", "ignore_case"}, {})
+    path, reference = _files(env, part)
+    env.judge("csv.compare", path=path, reference=reference, strip=not opts.get("strict", True) or None,
+              ignore_case=opts.get("ignore_case"))
+
+
 def _compare_table(env: _Env, part: Part) -> None:
     """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
     every value, text taken exactly, a column of numbers and numeric text read as numbers) and
@@ -255,6 +263,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_line_spacing": _compare_docx_part(["text", "line_spacing"]),
     "compare_pptx_files": _compare_pptx_files,
     "compare_text_file": _compare_text_file,
+    "compare_csv": _compare_csv,
     "infeasible": _infeasible,
 }
 """OSWorld metric func -> translation. Each entry has a conformance test against desktop-env."""

@@ -88,3 +88,34 @@ def test_missing_workbook_fails_both(desktop_env: Any, deskact: Any) -> None:
                  "options": {"rules": BY_POSITION}}
     assert not deskact.passes(evaluator, {GOLD_URL: gold}) and "does not exist" in deskact.feedback
     assert not desktop_env.passes("table", "compare_table", str(deskact.home_file(RESULT)), str(gold), rules=BY_POSITION)
+
+
+CSV_RESULT = "/home/user/Desktop/export.csv"
+CSV_GOLD_URL = "https://example.org/gold/export.csv"
+CSV_GOLD = b"Name,Qty\nTea,3\nCaf\xc3\xa9,1\n"
+
+
+@pytest.mark.parametrize(("options", "text", "verdict"), [
+    ({}, CSV_GOLD, True),
+    ({}, CSV_GOLD.rstrip(b"\n"), True),  # lines compared: a final newline does not count
+    ({}, CSV_GOLD.replace(b"\n", b"\r\n"), True),
+    ({}, b"Name,Qty\nTea,3 \nCaf\xc3\xa9,1\n", False),
+    ({}, b"Name,Qty\nTea,3\n", False),
+    ({}, b"Name,Qty\nTea,3\nCaf\xe9,1\n", True),  # Latin-1 read as Latin-1
+    ({"strict": False}, b"Name,Qty\n Tea,3 \nCaf\xc3\xa9,1\n", True),
+    ({"strict": False}, b"Name,Qty\nTea,4\nCaf\xc3\xa9,1\n", False),
+    ({"ignore_case": True}, b"NAME,qty\nTEA,3\nCAF\xc3\x89,1\n", True),
+    ({"ignore_case": True}, b"NAME;qty\nTEA,3\nCAF\xc3\x89,1\n", False),
+])
+def test_compare_csv(desktop_env: Any, deskact: Any, options: dict[str, Any], text: bytes, verdict: bool) -> None:
+    gold = deskact.ctx.gold.parent / "expected.csv"
+    gold.write_bytes(CSV_GOLD)
+    result = deskact.home_file(CSV_RESULT)
+    result.write_bytes(text)
+    evaluator = {"func": "compare_csv", "result": {"type": "vm_file", "path": CSV_RESULT, "dest": "export.csv"},
+                 "expected": {"type": "cloud_file", "path": CSV_GOLD_URL, "dest": "gold_export.csv"},
+                 "options": options}
+    theirs = desktop_env.passes("table", "compare_csv", str(result), str(gold), **options)
+    ours = deskact.passes(evaluator, {CSV_GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
