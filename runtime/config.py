@@ -188,16 +188,16 @@ class ProvidersConfig(Section):
 
     def __getitem__(self, name: str) -> ProviderConfig:
         """A provider's settings; one nobody configured gets the defaults (no API key variable)."""
-        found = self.items().get(name)
+        found = self.by_name().get(name)
         if found is None:
             found = ProviderConfig()
             self.__pydantic_extra__[name] = found  # kept, so a caller's changes to it last
         return found
 
     def __contains__(self, name: object) -> bool:
-        return name in self.items()
+        return name in self.by_name()
 
-    def items(self) -> dict[str, ProviderConfig]:
+    def by_name(self) -> dict[str, ProviderConfig]:
         """Every configured provider's settings by name (the built-in three first)."""
         return {name: value for name, value in self if isinstance(value, ProviderConfig)}
 
@@ -364,7 +364,7 @@ def _key_hint(loc: tuple[str, ...]) -> str:
     """``; did you mean runner.workers?`` for an unknown key ``runner.wrokers``, else ""."""
     model: type[BaseModel] | None = Config
     for key in loc[:-1]:
-        model = _sub_model(model, key) if model else None
+        model = (_sub_model(model, key) or _extra_type(model)) if model else None  # providers.<any name>
     if model is None:
         return ""
     hint = difflib.get_close_matches(loc[-1], list(model.model_fields), n=1)

@@ -65,7 +65,7 @@ def model_checks(config: Config) -> list[Check]:
         rows.append(Check(capability="models", item=f"{name} SDK", ok=found,
                           detail=provider.sdk if found else f"{provider.sdk} not installed",
                           fix="" if found else f"{install} (only needed for {name}/* models)"))
-    for name, settings in config.providers.items().items():
+    for name, settings in config.providers.by_name().items():
         var = settings.api_key_env
         if not var:
             continue  # a local server that needs no key

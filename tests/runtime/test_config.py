@@ -56,3 +56,19 @@ def test_bad_literal_value_in_file(tmp_path: Path):
     cfg.write_text("display:\n  mode: remote\n")
     with pytest.raises(ConfigError, match=r"display.mode = 'remote'"):
         load_config(cfg, environ={})
+
+
+def test_provider_settings_are_keyed_by_name_for_any_provider(tmp_path: Path) -> None:
+    cfg_file = tmp_path / "c.yaml"
+    cfg_file.write_text("providers:\n  mine: {base_url: http://mine:9, max_tokens: 77}\n")
+    cfg = load_config(cfg_file, environ={"DESKACT_PROVIDERS_MY_LAB_API_KEY_ENV": "LAB_KEY",
+                                         "DESKACT_PROVIDERS_OPENAI_TIMEOUT": "5"})
+    assert cfg.providers["mine"].base_url == "http://mine:9" and cfg.providers["mine"].max_tokens == 77
+    assert cfg.providers["my_lab"].api_key_env == "LAB_KEY"
+    assert cfg.providers["openai"].timeout == 5 and cfg.providers["openai"] is cfg.providers.openai
+    assert list(cfg.providers.by_name()) == ["anthropic", "openai", "google", "mine", "my_lab"]
+    unset = cfg.providers["other"]  # never configured: the defaults, kept for the caller's changes
+    assert unset.api_key_env is None and unset.max_retries == 5 and cfg.providers["other"] is unset
+    cfg_file.write_text("providers:\n  mine: {base_ulr: http://mine:9}\n")
+    with pytest.raises(ConfigError, match=r"providers.mine.base_ulr = 'http://mine:9': unknown key; did you mean providers.mine.base_url"):
+        load_config(cfg_file, environ={})

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import tokenize
 from pathlib import Path
 
@@ -56,7 +57,7 @@ def toolkit_imports(source: str) -> list[tuple[int, str]]:
             modules = [a.name for a in node.names]
         for module in modules:
             parts = module.split(".")
-            if any(a == "toolkits" and b in TOOLKIT_NAMES for a, b in zip(parts, parts[1:])):
+            if any(a == "toolkits" and b in TOOLKIT_NAMES for a, b in itertools.pairwise(parts)):
                 found.append((node.lineno, module))
     return found
 

@@ -15,10 +15,10 @@ backoff_max), e.g. ``DESKACT_PROVIDERS_OPENAI_BASE_URL=http://localhost:8000/v1`
 Retries are ours (retry.py), not the SDKs'.
 """
 
-from __future__ import annotations
+from __future__ import annotations  # noqa: I001 (the providers' order below is the order users see)
 
 # Imported for their @model_provider registrations, in the order known_models() lists them.
-from . import anthropic, openai, google, offline  # noqa: F401, I001
+from . import anthropic, openai, google, offline  # noqa: F401
 from .base import Message, Model, ModelReply, Usage
 from .registry import ModelFactory, Provider, known_models, make_model, model_provider
 from .retry import ModelCallError

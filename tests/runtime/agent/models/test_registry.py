@@ -9,7 +9,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import pytest
-from deskact.runtime.agent.models import Model, ModelReply, known_models, make_model, model_provider, registry
+from deskact.runtime.agent.models import (
+    Model,
+    ModelReply,
+    known_models,
+    make_model,
+    model_provider,
+    registry,
+)
 from deskact.runtime.config import Config, load_config
 from deskact.runtime.errors import ModelError
 
