@@ -211,8 +211,10 @@ def pptx_compare(ctx: StepContext, path: str, reference: str, ignore: list[Aspec
     alignment and level, runs' font name, size, bold, italic, colour, underline and
     strike-through, the bullets) and its text shapes inside groups. ``ignore`` leaves aspects out
     (OSWorld's ``examine_<aspect>: false``); ``extra`` adds ``image_size`` (pictures compared by
-    size only) or ``modify_height`` (shapes without text by height only). Feedback names the
-    first difference."""
+    size only), ``modify_height`` (shapes without text by height only), or one of the checks the
+    metric has for single tasks (``title_bottom_position``, ``table_bottom_position``,
+    ``right_position``, ``top_position``, ``shape_for_shift_size``: a shape moved past a fixed
+    position). Feedback names the first difference."""
     from pptx import Presentation
 
     try:

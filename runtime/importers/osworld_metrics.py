@@ -168,19 +168,17 @@ def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
     return convert
 
 
-_PPTX_TASK_SPECIFIC = "is a check written for one task's slide (fixed slide numbers and texts)"
 _PPTX_ASPECTS = ("number_of_slides", "shape", "text", "indent", "font_name", "font_size", "font_bold",
                  "font_italic", "color_rgb", "font_underline", "strike_through", "alignment", "bullets",
                  "background_color", "note")
-_PPTX_EXTRAS = ("image_size", "modify_height")
+_PPTX_EXTRAS = ("image_size", "modify_height", "title_bottom_position", "table_bottom_position",
+                "right_position", "top_position", "shape_for_shift_size")
 
 
 def _compare_pptx_files(env: _Env, part: Part) -> None:
     _needs(part["func"], "pptx.compare")
     read = {f"examine_{a}" for a in _PPTX_ASPECTS + _PPTX_EXTRAS} | {"approximately_tolerance"}
-    opts = _known_options(part, read, {
-        f"examine_{k}": _PPTX_TASK_SPECIFIC for k in
-        ("title_bottom_position", "table_bottom_position", "right_position", "top_position", "shape_for_shift_size")})
+    opts = _known_options(part, read, {})
     unread = sorted(set(part.get("options") or {}) - read - {"enable_debug"})
     if unread:
         env.out.notes.append(f"compare_pptx_files ignores options {unread} (as OSWorld does: it never reads them)")

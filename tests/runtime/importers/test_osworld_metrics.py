@@ -37,17 +37,18 @@ def test_office_files_with_their_options() -> None:
     assert out.judge == [{"docx.compare": {"path": "${HOME}/Desktop/a.docx", "reference": "t/gold_a.docx",
                                            "ignore_blanks": False, "ignore_case": True}}]
     out = translate({"func": "compare_pptx_files", "result": FILE, "expected": GOLD,
-                     "options": {"examine_shape": False, "examine_image_size": True, "examine_aligment": False}})
+                     "options": {"examine_shape": False, "examine_image_size": True, "examine_aligment": False,
+                                 "examine_top_position": True}})
     assert out.judge[0]["pptx.compare"]["ignore"] == ["shape"]
-    assert out.judge[0]["pptx.compare"]["extra"] == ["image_size"]
+    assert out.judge[0]["pptx.compare"]["extra"] == ["image_size", "top_position"]
     assert "never reads them" in out.notes[0] and "examine_aligment" in out.notes[0]
 
 
 @pytest.mark.parametrize(("evaluator", "reason"), [
     ({"func": "compare_docx_files", "result": FILE, "expected": GOLD, "options": {"fuzzy_match": True}},
      "option fuzzy_match makes the metric return a similarity"),
-    ({"func": "compare_pptx_files", "result": FILE, "expected": GOLD,
-      "options": {"examine_shape": False, "examine_top_position": True}}, "written for one task's slide"),
+    ({"func": "compare_docx_files", "result": FILE, "expected": GOLD, "options": {"content_only": True}},
+     "option content_only makes the metric return a similarity"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
       "options": {"rules": [{"type": "pivot_table"}]}}, "rule types ['pivot_table']"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,

@@ -119,3 +119,49 @@ def test_compare_pptx_files(desktop_env: Any, deskact: Any, options: dict[str, A
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _positions(path: Path, title_top: int = 1000000, picture: tuple[int, int] = (1000000, 3000000),
+               table_top: int = 1500000, elaborate_top: int = 2000000, note_top: int = 3000000) -> Path:
+    """Three blank slides: two text boxes, a picture, a table, placed where asked (EMU)."""
+    prs = Presentation()
+    first = prs.slides.add_slide(prs.slide_layouts[6])
+    first.shapes.add_textbox(Emu(500000), Emu(title_top), Emu(4000000), Emu(600000)).text = "Product Comparison"
+    first.shapes.add_textbox(Emu(500000), Emu(elaborate_top), Emu(4000000), Emu(600000)).text = \
+        "Elaborate on what you want to discuss."
+    first.shapes.add_textbox(Emu(500000), Emu(note_top), Emu(4000000), Emu(600000)).text = "Note"
+    second = prs.slides.add_slide(prs.slide_layouts[6])
+    second.shapes.add_picture(_png(), Emu(picture[0]), Emu(picture[1]), width=Emu(1200000))
+    third = prs.slides.add_slide(prs.slide_layouts[6])
+    third.shapes.add_table(1, 1, Emu(500000), Emu(table_top), Emu(2000000), Emu(400000)).table.cell(0, 0).text = "x"
+    prs.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("option", "moved", "verdict"), [
+    ("examine_title_bottom_position", {"title_top": 4000000}, True),
+    ("examine_title_bottom_position", {}, False),
+    ("examine_title_bottom_position", {"title_top": 3000000}, False),  # lower, but above 3600000 EMU
+    # a text shape with the same text may move; a shape without text may not
+    ("examine_title_bottom_position", {"title_top": 4000000, "note_top": 3500000}, True),
+    ("examine_title_bottom_position", {"title_top": 4000000, "picture": (1500000, 3000000)}, False),
+    ("examine_table_bottom_position", {"table_top": 4000000}, True),
+    ("examine_table_bottom_position", {"table_top": 1000000}, False),
+    ("examine_right_position", {"picture": (5000000, 3000000)}, True),
+    ("examine_right_position", {"picture": (4000000, 3000000)}, False),
+    ("examine_top_position", {"picture": (1000000, 1500000)}, True),
+    ("examine_top_position", {"picture": (1000000, 2500000)}, False),
+    ("examine_shape_for_shift_size", {"elaborate_top": 2500000}, True),
+    ("examine_shape_for_shift_size", {"note_top": 3500000}, False),
+])
+def test_compare_pptx_files_task_specific_positions(desktop_env: Any, deskact: Any, option: str,
+                                                    moved: dict[str, Any], verdict: bool) -> None:
+    options = {"examine_shape": False, option: True}
+    gold = _positions(deskact.ctx.gold.parent / "expected.pptx")
+    result = _positions(deskact.home_file(RESULT), **moved)
+    evaluator = {"func": "compare_pptx_files", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_talk.pptx"}, "options": options}
+    theirs = desktop_env.passes("slides", "compare_pptx_files", str(result), str(gold), **options)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
