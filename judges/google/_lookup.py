@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 
-from ...reset_scripts.google import clients, drive_find, list_all
+from ...reset_scripts.google.account import clients, drive_find, list_all
 from ...runtime.tasks.steps import StepContext, Verdict
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...reset_scripts.google import RelTime, anchor, calendar_id, calendar_tz
+from ...reset_scripts.google.account import RelTime, anchor, calendar_id, calendar_tz
 from ...runtime.tasks.helpers import clip
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from ...toolkits.google import when

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ...reset_scripts.google import MIME_SHORT, clients, drive_find, folder_path, list_all
+from ...reset_scripts.google.account import MIME_SHORT, clients, drive_find, folder_path, list_all
 from ...runtime.tasks.helpers import clip, short
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from ._lookup import _as_list, _nearest

@@ -5,7 +5,8 @@ from __future__ import annotations
 from email.utils import getaddresses
 from typing import Any, Literal
 
-from ...reset_scripts.google import clients, drive_find, label_ids, list_all
+from ...reset_scripts.google.account import clients, drive_find, list_all
+from ...reset_scripts.google.gmail import label_ids
 from ...runtime.tasks.helpers import clip, short
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from ._lookup import _as_list, _lower_set, _nearest

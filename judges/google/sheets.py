@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...reset_scripts.google import MIME_SHORT, clients
+from ...reset_scripts.google.account import MIME_SHORT, clients
 from ...runtime.tasks.helpers import clip, short
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from ._lookup import _find_by_title, _missing_doc
