@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -55,6 +54,8 @@ class ImportReport(BaseModel):
     out: str
     converted: list[Converted] = Field(default_factory=list)
     skipped: list[Skipped] = Field(default_factory=list)
+    ignored: list[str] = Field(default_factory=list)
+    """Files under the input that are not tasks (OSWorld's template.json, settings files)."""
 
     def reason_counts(self) -> dict[str, int]:
         """How many skipped tasks each kind of reason stopped (the text before the first colon)."""
@@ -67,11 +68,19 @@ class ImportReport(BaseModel):
 
 class ImportOptions(BaseModel):
     out: Path
-    mirrors: dict[str, str] = Field(default_factory=dict)
-    """URL prefix -> replacement, applied to downloads and gold files (a local mirror, a test server)."""
+    mirror: Path | None = None
+    """A mirror file: source URL -> local file or URL, one entry per URL (``downloads.load_mirror``)."""
+    fetch: bool = False
+    """Download every input file into SUITE/files/ now, so the suite runs with no network."""
     fetch_gold: bool = True
     """Download expected files (judges' gold) into SUITE/gold/ now; off = such tasks are skipped."""
     timeout: float = 60
+    """Seconds one download may take."""
+    deadline: float = 1800
+    """Seconds all downloads of one import may take together; later ones become report reasons."""
+    max_file_bytes: int = 200_000_000
+    max_total_bytes: int = 5_000_000_000
+    """All files one import downloads, together."""
     files_root: Path | None = None
     """AgentStudio: the folder its ``${AS_ROOT}`` named, holding ``data/`` (inputs and gold files)."""
 
@@ -108,32 +117,12 @@ def escape(text: str) -> str:
     return text.replace("$", "$$")
 
 
-def mirrored(url: str, mirrors: dict[str, str]) -> str:
-    """``url`` through the first matching mirror. A source task may only name http(s) URLs: a
-    ``file://`` one in a downloaded task file would copy a host file into the agent's world."""
-    if not url.startswith(("http://", "https://")):
-        raise Untranslatable(f"download url: {url[:80]!r} is not http(s); only web URLs are imported")
-    for prefix, replacement in mirrors.items():
-        if url.startswith(prefix):
-            return replacement + url[len(prefix):]
-    return url
-
-
-def fetch_gold(url: str, task_id: str, name: str, opts: ImportOptions) -> str:
-    """Download an expected file to SUITE/gold/<task_id>/<name>; returns the judge's reference path."""
-    from ...reset_scripts.download import fetch
-    from ..tasks.steps import StepFailed
-
-    if not opts.fetch_gold:
-        raise Untranslatable(f"gold file: the expected file {url} is not fetched (--no-fetch-gold)")
-    safe = re.sub(r"[^\w.-]", "_", Path(name).name) or "expected"
-    target = opts.out / "gold" / task_id / safe
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        fetch(mirrored(url, opts.mirrors), target, opts.timeout, 200_000_000)
-    except StepFailed as exc:
-        raise Untranslatable(f"gold file: {exc} (give --mirror PREFIX=URL for a local copy)") from exc
-    return f"{task_id}/{safe}"
+def inside(root: Path, rel: str) -> Path:
+    """``root / rel``, refused when ``rel`` (from a task file) would lead out of ``root``."""
+    target = (root / rel).resolve()
+    if target != root.resolve() and root.resolve() not in target.parents:
+        raise Untranslatable(f"path: {rel!r} leads out of {root}")
+    return target
 
 
 Convert = Callable[[dict[str, Any], str, ImportOptions], tuple[dict[str, Any], list[str]]]
@@ -141,19 +130,32 @@ Convert = Callable[[dict[str, Any], str, ImportOptions], tuple[dict[str, Any], l
 
 
 def run_import(source: Source, files: Iterable[tuple[str, dict[str, Any]]], convert: Convert,
-               opts: ImportOptions, input_path: Path, id_of: Callable[[dict[str, Any]], str]) -> ImportReport:
+               opts: ImportOptions, input_path: Path, id_of: Callable[[dict[str, Any]], str],
+               ignored: Iterable[str] = ()) -> ImportReport:
     """Convert every (relative file, JSON) pair; write SUITE/imported.yaml and both reports."""
-    report = ImportReport(source=source, input=str(input_path), out=str(opts.out))
+    report = ImportReport(source=source, input=str(input_path), out=str(opts.out), ignored=list(ignored))
     tasks: list[dict[str, Any]] = []
     opts.out.mkdir(parents=True, exist_ok=True)
+    taken: dict[str, str] = {}
     for rel, raw in files:
         try:
             task, notes = convert(raw, rel, opts)
         except Untranslatable as exc:
             reasons = list(exc.args[0]) if isinstance(exc.args[0], list) else [str(exc)]
-            report.skipped.append(Skipped(source_id=id_of(raw), file=rel,
-                                          instruction=str(raw.get("instruction", ""))[:200], reasons=reasons))
+            report.skipped.append(_skipped(raw, rel, reasons, id_of))
             continue
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            # A task file in a shape the source format does not have: reported, never a crash.
+            report.skipped.append(_skipped(raw, rel, [f"malformed: {type(exc).__name__}: {str(exc)[:120]}"], id_of))
+            continue
+        if task["id"] in taken:
+            # Twins (a task copied to another folder under the same source id) keep both.
+            first, n = task["id"], 2
+            while f"{first}-{n}" in taken:
+                n += 1
+            task["id"] = f"{first}-{n}"
+            notes = [*notes, f"id {first} was taken by {taken[first]}: renamed {task['id']}"]
+        taken[task["id"]] = rel
         tasks.append(task)
         report.converted.append(Converted(task_id=task["id"], source_id=id_of(raw), file=rel, notes=notes))
     header = (f"# Imported from {source} ({input_path}) by `deskact import {source}`.\n"
@@ -163,6 +165,10 @@ def run_import(source: Source, files: Iterable[tuple[str, dict[str, Any]]], conv
     (opts.out / REPORT_JSON).write_text(report.model_dump_json(indent=2) + "\n", encoding="utf-8")
     (opts.out / REPORT_MD).write_text(render_markdown(report), encoding="utf-8")
     return report
+
+
+def _skipped(raw: dict[str, Any], rel: str, reasons: list[str], id_of: Callable[[dict[str, Any]], str]) -> Skipped:
+    return Skipped(source_id=id_of(raw), file=rel, instruction=str(raw.get("instruction", ""))[:200], reasons=reasons)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -189,6 +195,8 @@ def render_markdown(report: ImportReport) -> str:
         for s in report.skipped:
             lines.append(f"- `{s.file}` ({s.source_id}): {s.instruction[:100]}")
             lines += [f"  - {r}" for r in s.reasons]
+    if report.ignored:
+        lines += ["", "## Ignored (not task files)", ""] + [f"- `{f}`" for f in report.ignored]
     if report.converted:
         lines += ["", "## Converted", ""]
         for c in report.converted:

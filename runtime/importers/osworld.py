@@ -1,258 +1,236 @@
 """OSWorld tasks (evaluation_examples/examples/<domain>/<uuid>.json) -> deskact tasks.
 
-An OSWorld task has ``config`` (set-up: download, open, launch, execute/command,
-sleep, activate_window, ...) and an ``evaluator`` ``{func, result, expected,
-options, postconfig}``. The VM's home ``/home/user`` (and ``~``) becomes the
-task's ``${HOME}`` (its workspace); ``sudo`` is dropped because set-up commands
-run as the root of the task's world (so such tasks start with ``world.require``).
-Fixed sleeps and pyautogui nudges (a click in the middle of the screen) are
-dropped: deskact waits on conditions. Evaluators map to judges only where the
-judge checks the same thing; everything else is reported with its func name.
+An OSWorld task has ``config`` (set-up, ``osworld_setup``) and an ``evaluator``
+``{func, result, expected, options, postconfig, conj}``: getters (``osworld_getters``)
+fetch what a metric compares. A task is converted whole or reported with every reason:
+``FIELDS`` lists each field of the format this importer knows, translated or not, and a
+test walks real task files to keep that table complete. Windows tasks (``Windows/``,
+``C:\\`` paths) are reported, not converted as Linux tasks; files that are not tasks
+(``template.json``, an empty instruction) are listed as ignored.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ...toolkits.builtin import DESKTOP_TOOLKIT
+from . import osworld_getters as getters
 from .common import (
-    NULL,
     ImportOptions,
     ImportReport,
     Untranslatable,
     escape,
-    fetch_gold,
-    has_step,
     load_json_files,
-    mirrored,
     run_import,
     step,
 )
+from .downloads import Downloader
+from .osworld_metrics import METRICS, split_parts, translate_evaluator
+from .osworld_setup import SETUP_REASONS, SETUP_TYPES, Setup, command_line, vm_path
 
-VM_HOME = "/home/user"
-_SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
-OFFICE_APPS = ("soffice", "libreoffice")
-
-
-def vm_path(path: str) -> str:
-    """An agent-side path: the VM's home is the task's ${HOME}; relative paths are in it."""
-    if path == VM_HOME or path.startswith(VM_HOME + "/"):
-        return "${HOME}" + escape(path[len(VM_HOME):])
-    if path == "~" or path.startswith("~/"):
-        return "${HOME}" + escape(path[1:])
-    if not path.startswith("/"):
-        return "${HOME}/" + escape(path)
-    return escape(path)
-
-
-def shell_text(command: str | list[str]) -> str:
-    text = command if isinstance(command, str) else shlex.join(command)
-    text = _SUDO.sub("", text)
-    return escape(text).replace(VM_HOME, "${HOME}")
-
-
-def is_gui_nudge(command: str | list[str]) -> bool:
-    text = command if isinstance(command, str) else " ".join(command)
-    return "pyautogui" in text
-
-
-def is_save_keystroke(command: str | list[str]) -> bool:
-    text = command if isinstance(command, str) else " ".join(command)
-    return "pyautogui" in text and "'s'" in text.replace('"', "'") and "ctrl" in text
+__all__ = ["FIELDS", "command_line", "convert", "field_status", "import_osworld", "vm_path"]
 
 
 class _Task:
-    """Reset/before-judge/judge lists of one task being built, and what was given up and why."""
+    """One task being built: its steps, notes, and every reason it cannot be converted."""
 
-    def __init__(self, uid: str, opts: ImportOptions) -> None:
-        self.uid, self.opts = uid, opts
+    def __init__(self, task_id: str, opts: ImportOptions, downloads: Downloader) -> None:
+        self.task_id, self.opts, self.downloads = task_id, opts, downloads
+        self.setup = Setup(self.download_step)
         self.reset: list[dict[str, Any]] = []
         self.before: list[dict[str, Any]] = []
         self.judge: list[dict[str, Any]] = []
-        self.cleanup: list[dict[str, Any]] = []
-        self.notes: list[str] = []
         self.reasons: list[str] = []
-        self.needs_world = False
 
     def attempt(self, fn: Callable[..., None], *args: Any) -> None:
         try:
             fn(*args)
         except Untranslatable as exc:
             self.reasons.append(str(exc))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            self.reasons.append(f"malformed: {type(exc).__name__}: {str(exc)[:120]}")
+
+    def download_step(self, url: str, path: str) -> dict[str, Any]:
+        """``files.download`` from the web, or with ``--fetch`` (or a local mirror copy) ``files.copy``
+        of the file fetched now into the suite's files/."""
+        if self.opts.fetch or self.downloads.local(url):
+            name = path.rstrip("/").rsplit("/", 1)[-1]
+            return step("reset", "files.copy", src=self.downloads.get(url, "files", self.task_id, name), dst=path)
+        return step("reset", "files.download", url=self.downloads.source(url), path=path)
+
+    def gold(self, url: str, name: str) -> str:
+        """An expected file fetched now into gold/; its path for the judge's reference param."""
+        if not self.opts.fetch_gold:
+            raise Untranslatable(f"gold file: the expected file {url} is not fetched (--no-fetch-gold)")
+        return self.downloads.get(url, "gold", self.task_id, name)
 
 
-def _config_step(t: _Task, item: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
-    kind, p = item.get("type"), item.get("parameters") or {}
-    if kind == "sleep":
-        t.notes.append(f"{where} sleep {p.get('seconds')} s dropped (deskact waits on conditions)")
-    elif kind == "activate_window":
-        t.notes.append(f"{where} activate_window {p.get('window_name')!r} dropped")
-    elif kind == "download":
-        for f in p.get("files", []):
-            into.append(step("reset", "files.download", url=mirrored(f["url"], t.opts.mirrors), path=vm_path(f["path"])))
-    elif kind == "open":
-        into.append(step("reset", "apps.open", path=vm_path(p["path"])))
-        if p["path"].endswith((".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")):
-            _kill_on_cleanup(t, "soffice")
-    elif kind == "launch":
-        cmd = p.get("command")
-        into.append(step("reset", "apps.launch", cmd=shell_text(cmd)))
-        if any(app in str(cmd) for app in OFFICE_APPS):
-            _kill_on_cleanup(t, "soffice")
-    elif kind in ("execute", "command"):
-        cmd = p.get("command", "")
-        if where == "postconfig" and is_save_keystroke(cmd):
-            if not has_step("reset", "apps.save"):
-                raise Untranslatable("postconfig save: needs before_judge step apps.save")
-            if not any("apps.save" in s for s in into):
-                into.append(step("reset", "apps.save"))
-        elif is_gui_nudge(cmd):
-            t.notes.append(f"{where} pyautogui nudge dropped: {shell_text(cmd)[:60]}")
-        else:
-            into.append(step("reset", "shell.run", cmd=shell_text(cmd)))
-            t.needs_world = True
-    else:
-        raise Untranslatable(f"config type {kind}: no deskact reset step does this")
+# --- evaluator ---------------------------------------------------------------------------------
+
+def _infeasible(t: _Task, part: dict[str, Any]) -> None:
+    # Not a metric: the right answer is to say the task cannot be done (the kernel's infeasible("why")).
+    t.judge.append(step("judge", "answer.infeasible"))
 
 
-def _kill_on_cleanup(t: _Task, name: str) -> None:
-    kill = {"apps.kill": {"name": name}}
-    if kill not in t.cleanup:
-        t.cleanup.append(kill)
+def _reasons(groups: dict[str, list[str]]) -> dict[str, str]:
+    return {func: reason for reason, funcs in groups.items() for func in funcs}
 
 
-# --- evaluators ---------------------------------------------------------------------------------
+FUNC_REASONS: dict[str, str] = _reasons({
+    "a Chrome metric (the chrome domain's issue)": [
+        "check_enabled_experiments", "check_font_size", "check_history_deleted", "is_added_to_steam_cart",
+        "is_cookie_deleted", "is_expected_active_tab", "is_shortcut_on_desktop", "is_expected_bookmarks",
+        "is_expected_tabs", "is_expected_url_pattern_match", "is_expected_installed_extensions",
+        "is_expected_search_query", "check_direct_json_object", "is_in_list", "compare_htmls",
+        "check_html_background_image"],
+    "a GIMP metric (the gimp domain's issue)": [
+        "check_config_status", "check_contrast_increase_and_structure_sim", "check_file_exists_and_structure_sim",
+        "check_green_background", "check_image_mirror", "check_palette_and_structure_sim",
+        "check_saturation_increase_and_structure_sim", "check_structure_sim_resized", "check_textbox_on_leftside",
+        "check_triangle_position", "check_brightness_decrease_and_structure_sim", "check_image_size",
+        "check_structure_sim", "check_sharper", "check_image_file_size"],
+    "a VLC metric (the vlc domain's issue)": [
+        "check_global_key_play_pause", "check_one_instance_when_started_from_file", "check_qt_bgcone",
+        "check_qt_max_volume", "check_qt_minimal_view", "check_qt_slider_colours", "compare_videos",
+        "is_vlc_fullscreen", "is_vlc_playing", "is_vlc_recordings_folder", "compare_audios", "check_mp3_meta"],
+    "a Thunderbird metric (the thunderbird domain's issue)": [
+        "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
+        "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],
+    "a VS Code metric (the vs_code domain's issue)": [
+        "check_json_keybindings", "check_json_settings", "compare_config", "is_extension_installed",
+        "check_python_file_by_test_suite", "check_line_number"],
+    "a GNOME desktop setting: deskact's desktop is not GNOME": [
+        "check_gnome_favorite_apps", "check_text_enlarged", "is_utc_0"],
+    "an office metric without a deskact judge yet": [
+        "check_pdf_pages", "check_auto_saving_time", "check_image_stretch_and_center", "check_left_panel",
+        "check_page_number_colors", "check_presenter_console_disable", "check_slide_orientation_Portrait",
+        "check_transition", "contains_mp4_video", "evaluate_presentation_fill_to_rgb_distance",
+        "check_highlighted_words", "check_italic_font_size_14", "check_tabstops", "compare_contains_image",
+        "compare_docx_lines", "compare_font_names", "compare_highlighted_text", "compare_insert_equation",
+        "compare_line_spacing", "compare_subscript_contains", "contains_page_break",
+        "evaluate_colored_words_in_tables", "evaluate_strike_through_last_paragraph", "find_default_font",
+        "has_page_numbers_in_footers", "is_first_line_centered", "compare_docx_tables",
+        "compare_docx_files_and_ignore_new_lines", "compare_docx_images", "compare_csv", "compare_pdfs"],
+    "a file metric without a deskact judge yet": [
+        "check_moved_jpgs", "compare_images", "compare_archive", "compare_conference_city_in_order", "compare_epub",
+        "compare_image_list", "compare_image_text", "compare_pdf_images", "compare_python_pure_text",
+        "compare_references", "compare_result_files", "compare_time_in_speedtest_results", "compare_zip_files",
+        "diff_text_file", "file_contains", "fuzzy_place_math", "is_in_vm_clickboard", "literal_match",
+        "compare_text_file"],
+    "the template's placeholder func": ["func"],
+})
+"""OSWorld evaluator funcs that are reported, with the reason."""
 
-def _command(result: dict[str, Any]) -> str:
-    if result.get("type") != "vm_command_line":
-        raise Untranslatable(f"result type {result.get('type')}: only vm_command_line output is translated for this func")
-    return shell_text(result["command"])
-
-
-def _rules(expected: dict[str, Any]) -> dict[str, Any]:
-    if expected.get("type") != "rule":
-        raise Untranslatable(f"expected type {expected.get('type')}: only fixed rules are translated for this func")
-    return expected.get("rules") or {}
-
-
-def _exact_match(t: _Task, ev: dict[str, Any]) -> None:
-    cmd = _command(ev["result"])
-    t.judge.append(step("judge", "shell.output", cmd=cmd, equals=escape(_rules(ev["expected"])["expected"]),
-                        exit_code=NULL))
-    t.needs_world = True
-
-
-def _check_include_exclude(t: _Task, ev: dict[str, Any]) -> None:
-    result = ev["result"]
-    if result.get("type") == "vm_terminal_output":
-        _terminal_include_exclude(t, _rules(ev["expected"]))
-        return
-    cmd, rules = _command(result), _rules(ev["expected"])
-    for text in rules.get("include", []):
-        t.judge.append(step("judge", "shell.output", cmd=cmd, contains=escape(text), exit_code=NULL))
-    for text in rules.get("exclude", []):
-        t.judge.append(step("judge", "shell.output", cmd=cmd, regex=escape(r"\A(?![\s\S]*" + re.escape(text) + ")"),
-                            exit_code=NULL))
-    t.needs_world = True
-
-
-def _terminal_include_exclude(t: _Task, rules: dict[str, Any]) -> None:
-    """The text OSWorld reads from its terminal: a terminal opened by the reset (OSWorld opens one
-    with ctrl+alt+t), read back with terminal.text."""
-    if not any("apps.terminal" in s for s in t.reset):
-        t.reset.append(step("reset", "apps.terminal"))
-        t.notes.append("a terminal window is opened at reset (OSWorld reads its text)")
-    for text in rules.get("include", []):
-        t.judge.append(step("judge", "terminal.text", contains=escape(text)))
-    for text in rules.get("exclude", []):
-        t.judge.append(step("judge", "terminal.text", regex=escape(r"\A(?![\s\S]*" + re.escape(text) + ")")))
-
-
-def _file_compare(judge_name: str, gold_param: str = "reference", **extra: Any) -> Callable[[_Task, dict[str, Any]], None]:
-    """Funcs that compare the agent's file with a gold file of the same kind."""
-
-    def convert(t: _Task, ev: dict[str, Any]) -> None:
-        result, expected = ev.get("result", {}), ev.get("expected", {})
-        if result.get("type") != "vm_file" or isinstance(result.get("path"), list):
-            raise Untranslatable(f"result type {result.get('type')}: {ev['func']} is translated for one vm_file")
-        if expected.get("type") != "cloud_file" or isinstance(expected.get("path"), list):
-            raise Untranslatable(f"expected type {expected.get('type')}: {ev['func']} is translated for one cloud_file")
-        if not has_step("judge", judge_name):
-            raise Untranslatable(f"func {ev['func']}: needs judge {judge_name}, which this deskact does not have")
-        params = {"path": vm_path(result["path"]), **extra}
-        reference = fetch_gold(expected["path"], t.uid, expected.get("dest") or Path(result["path"]).name, t.opts)
-        t.judge.append(step("judge", judge_name, **{gold_param: reference}, **params))
-
-    return convert
-
-
-def _compare_table(t: _Task, ev: dict[str, Any]) -> None:
-    rules = (ev.get("options") or {}).get("rules") or []
-    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_print"})
-    if unsupported:
-        raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
-    # RN<name> picks a sheet by name; an index (RI0, 0) compares every sheet, which is stricter.
-    names = [str(r["sheet_idx0"])[2:] for r in rules if str(r.get("sheet_idx0", "")).startswith("RN")]
-    if len(names) != len(rules):
-        t.notes.append("compare_table by sheet index: every sheet is compared")
-    _file_compare("xlsx.compare", gold_param="gold", sheets=names or None, sheet_names=False)(t, ev)
-
-
-def _infeasible(t: _Task, ev: dict[str, Any]) -> None:
-    raise Untranslatable("func infeasible: the right answer is to refuse; no judge rewards a refusal")
-
-
-EVALUATORS: dict[str, Callable[[_Task, dict[str, Any]], None]] = {
-    "exact_match": _exact_match,
-    "check_include_exclude": _check_include_exclude,
-    "compare_table": _compare_table,
-    "compare_docx_files": _file_compare("docx.compare"),
-    "compare_pptx_files": _file_compare("pptx.compare"),
-    "infeasible": _infeasible,
+TASK_KEYS: dict[str, str | None] = {
+    "id": None, "snapshot": None, "instruction": None, "config": None, "evaluator": None,
+    "source": "where the task came from: not needed to run it",
+    "trajectory": "OSWorld's folder for recorded runs: not needed to run it",
+    "related_apps": "the apps the task involves: deskact reads them from the set-up steps",
 }
-"""OSWorld evaluator func -> translation; add one here (about ten lines) to import more tasks."""
+EVALUATOR_KEYS: dict[str, str | None] = {k: None for k in ("func", "result", "expected", "options", "postconfig", "conj")}
+
+FIELDS: dict[str, dict[str, str | None]] = {
+    "task": TASK_KEYS,
+    "evaluator": EVALUATOR_KEYS,
+    "config": {**{k: None for k in SETUP_TYPES}, **SETUP_REASONS},
+    "func": {**FUNC_REASONS, "": "func empty: the task has no evaluator", "infeasible": None,
+             **{k: None for k in METRICS if k != "infeasible"}},
+    "getter": {**{k: None for k in getters.GETTER_KEYS}, **getters.GETTER_REASONS},
+}
+"""Every field of OSWorld's task format this importer knows: None = translated, else why not."""
+
+
+def field_status(kind: str, value: str) -> str | None:
+    """``translated``, the reason ``value`` of ``kind`` is reported, or None for a field not in FIELDS.
+    ``option`` values are ``<func>.<key>``: a translated func's metric translation reads or reports
+    each of its options; an untranslated func's options share its reason."""
+    if kind == "option":
+        func = value.split(".", 1)[0]
+        return "read or reported by osworld_metrics" if func in METRICS else field_status("func", func)
+    table = FIELDS[kind]
+    if value not in table:
+        return None
+    return table[value] or "translated"
 
 
 def _evaluator(t: _Task, ev: dict[str, Any]) -> None:
-    funcs = ev.get("func")
-    if not funcs:
-        raise Untranslatable("func empty: the task has no evaluator")
-    if isinstance(funcs, list):
-        if ev.get("conj", "and") != "and":
-            raise Untranslatable(f"conj {ev.get('conj')}: only all-must-pass evaluator lists are translated")
-        parts = [{"func": f, **{k: (ev[k][i] if isinstance(ev.get(k), list) else ev.get(k) or {})
-                                for k in ("result", "expected", "options")}} for i, f in enumerate(funcs)]
-    else:
-        parts = [ev]
-    for part in parts:
-        convert = EVALUATORS.get(part["func"])
-        if convert is None:
-            t.reasons.append(f"func {part['func']}: no deskact judge checks the same thing")
-            continue
-        t.attempt(convert, t, part)
+    unknown = sorted(set(ev) - set(EVALUATOR_KEYS))
+    if unknown:
+        raise Untranslatable(f"evaluator keys {unknown}: not translated")
+    if ev.get("func") == "infeasible":
+        _infeasible(t, ev)
+        return
+    for part in split_parts(ev) if ev.get("func") else []:
+        if part["func"] == "infeasible":
+            raise Untranslatable("func infeasible in a list: a task is either infeasible or not")
+        for where in ("result", "expected"):
+            if part.get(where):  # a getter this importer knows must not carry keys it does not honour
+                t.attempt(getters.check_keys, part[where], where)
+    out = translate_evaluator(ev, t.gold, vm_path, _judge_command)
+    t.judge += out.judge
+    t.reset += [s for s in out.reset if s not in t.reset]
+    t.setup.notes += out.notes
+    t.setup.needs_world |= out.needs_world
+    t.reasons += [_with_reason(r) for r in out.reasons]
 
 
-def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[str, Any], list[str]]:
+def _judge_command(command: str | list[str]) -> str:
+    # OSWorld's task files give a string command with shell true (two simple commands without it,
+    # which run the same with or without a shell) and a list without.
+    return command_line(command, shell=isinstance(command, str))
+
+
+def _with_reason(reason: str) -> str:
+    """A metric translation's reason, with this importer's word on a func it has no translation for."""
+    m = re.match(r"func (\w+): no deskact judge checks the same thing$", reason)
+    return f"func {m.group(1)}: {FUNC_REASONS[m.group(1)]}" if m and m.group(1) in FUNC_REASONS else reason
+
+
+def _windows(raw: dict[str, Any], rel: str) -> bool:
+    return rel.split("/", 1)[0].lower() == "windows" or bool(re.search(r"[A-Za-z]:\\\\", str(raw)))
+
+
+def _ids(raw: dict[str, Any], rel: str) -> tuple[str, str, str]:
+    """(source uid, domain, deskact task id); a task file's id or folder may not steer paths."""
     uid = str(raw.get("id") or Path(rel).stem)
-    domain = Path(rel).parent.name or str(raw.get("snapshot", "osworld"))
-    task_id = f"osworld-{domain.replace('_', '-')}-{uid[:8]}"
-    t = _Task(task_id, opts)
+    domain = str(raw.get("snapshot") or "osworld") if "/" not in rel else rel.rsplit("/", 2)[-2]
+    if not re.fullmatch(r"[\w-]+", uid) or not re.fullmatch(r"[\w-]+", domain):
+        raise Untranslatable(f"id: {uid!r} in {domain!r} is not made of letters, digits, '-' and '_'")
+    return uid, domain, f"osworld-{domain.replace('_', '-').lower()}-{uid[:8]}"
+
+
+def convert(raw: dict[str, Any], rel: str, opts: ImportOptions, downloads: Downloader) -> tuple[dict[str, Any], list[str]]:
+    if _windows(raw, rel):
+        raise Untranslatable("windows: a Windows task (Windows apps and C:\\ paths); deskact's worlds are Linux")
+    uid, domain, task_id = _ids(raw, rel)
+    t = _Task(task_id, opts, downloads)
+    unknown = sorted(set(raw) - set(TASK_KEYS))
+    if unknown:
+        t.reasons.append(f"task keys {unknown}: not translated")
     for item in raw.get("config") or []:
-        t.attempt(_config_step, t, item, t.reset, "config")
-    ev = raw.get("evaluator") or {}
+        t.attempt(t.setup.item, item, t.reset, "config")
+    ev = raw.get("evaluator")
+    if not isinstance(ev, dict):
+        downloads.discard(task_id)
+        raise Untranslatable([*t.reasons, f"evaluator {str(ev)[:40]!r}: not an evaluator object"])
     for item in ev.get("postconfig") or []:
-        t.attempt(_config_step, t, item, t.before, "postconfig")
+        t.attempt(t.setup.item, item, t.before, "postconfig")
     t.attempt(_evaluator, t, ev)
     if t.reasons:
+        downloads.discard(task_id)
         raise Untranslatable(t.reasons)
+    return _task(raw, t, uid, domain), t.setup.notes
+
+
+def _task(raw: dict[str, Any], t: _Task, uid: str, domain: str) -> dict[str, Any]:
     # OSWorld's VM home has a Desktop folder its set-up commands write into.
-    reset = ([step("reset", "world.require")] if t.needs_world else []) + [
+    reset = ([step("reset", "world.require")] if t.setup.needs_world else []) + [
         step("reset", "files.mkdir", path="${HOME}/Desktop"), *t.reset]
-    task: dict[str, Any] = {"id": task_id, "instruction": escape(str(raw["instruction"]))}
+    task: dict[str, Any] = {"id": t.task_id, "instruction": escape(str(raw["instruction"]))}
     # Screenshots only where an app is on screen; the rest can be done in code.
     if domain.startswith("libreoffice") or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before):
         task.update(visual=True, toolkits=[DESKTOP_TOOLKIT])
@@ -260,12 +238,23 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[st
     if t.before:
         task["before_judge"] = t.before
     task["judge"] = t.judge
-    if t.cleanup:
-        task["cleanup"] = t.cleanup
-    return task, t.notes
+    if t.setup.office:
+        task["cleanup"] = [{"apps.kill": {"name": "soffice"}}]
+    return task
+
+
+def is_task(raw: dict[str, Any]) -> bool:
+    """A task file, not OSWorld's template or settings: it has an instruction to give."""
+    return isinstance(raw.get("instruction"), str) and bool(raw["instruction"].strip()) and "evaluator" in raw
 
 
 def import_osworld(path: Path, opts: ImportOptions) -> ImportReport:
     """Every ``*.json`` task under ``path`` (OSWorld's examples folder, one domain, or one file)."""
-    files = [(rel, raw) for rel, raw in load_json_files(path, "*.json") if "instruction" in raw]
-    return run_import("osworld", files, convert, opts, path, lambda raw: str(raw.get("id", "?")))
+    found = load_json_files(path, "*.json")
+    downloads = Downloader(opts)
+    try:
+        return run_import("osworld", [(rel, raw) for rel, raw in found if is_task(raw)],
+                          partial(convert, downloads=downloads), opts, path, lambda raw: str(raw.get("id", "?")),
+                          ignored=[rel for rel, raw in found if not is_task(raw)])
+    finally:
+        downloads.close()

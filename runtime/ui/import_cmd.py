@@ -12,20 +12,19 @@ from ..errors import DeskactError
 import_app = typer.Typer(help="Import other benchmarks' tasks as a deskact suite (with a report of what was not).",
                          no_args_is_help=True)
 OutOpt = typer.Option(..., "--out", "-o", help="Suite folder to write (imported.yaml, gold/, import-report.md/.json).")
-MirrorOpt = typer.Option(None, "--mirror", help="PREFIX=URL: fetch URLs starting with PREFIX from URL instead (repeatable).")
+MirrorOpt = typer.Option(None, "--mirror", help="A mirror file (YAML/JSON): source URL -> local file or URL, one entry per URL.")
+FetchOpt = typer.Option(False, "--fetch", help="Download every input file into the suite now, so it runs with no network.")
 NoGoldOpt = typer.Option(False, "--no-fetch-gold", help="Do not download expected files; tasks that need one are skipped.")
+DeadlineOpt = typer.Option(1800.0, "--deadline", help="Seconds all downloads of the import may take together.")
+MaxBytesOpt = typer.Option(5_000_000_000, "--max-total-bytes", help="Bytes all downloads of the import may take together.")
 
 
-def _options(out: Path, mirror: list[str] | None, no_fetch_gold: bool, files_root: Path | None = None) -> object:
+def _options(out: Path, mirror: Path | None, fetch: bool, no_fetch_gold: bool, deadline: float, max_total_bytes: int,
+             files_root: Path | None = None) -> object:
     from ..importers import ImportOptions
 
-    mirrors = {}
-    for item in mirror or []:
-        prefix, sep, url = item.partition("=")
-        if not sep or not prefix or not url:
-            raise typer.BadParameter(f"--mirror {item!r}: expected PREFIX=URL")
-        mirrors[prefix] = url
-    return ImportOptions(out=out, mirrors=mirrors, fetch_gold=not no_fetch_gold, files_root=files_root)
+    return ImportOptions(out=out, mirror=mirror, fetch=fetch, fetch_gold=not no_fetch_gold, deadline=deadline,
+                         max_total_bytes=max_total_bytes, files_root=files_root)
 
 
 def _run(source: str, path: Path, opts: object) -> None:
@@ -47,15 +46,16 @@ def _run(source: str, path: Path, opts: object) -> None:
 
 @import_app.command("osworld")
 def osworld_cmd(path: Path = typer.Argument(..., help="OSWorld's evaluation_examples/examples folder, a domain folder, or one task JSON."),
-                out: Path = OutOpt, mirror: list[str] | None = MirrorOpt, no_fetch_gold: bool = NoGoldOpt) -> None:
+                out: Path = OutOpt, mirror: Path | None = MirrorOpt, fetch: bool = FetchOpt,
+                no_fetch_gold: bool = NoGoldOpt, deadline: float = DeadlineOpt, max_total_bytes: int = MaxBytesOpt) -> None:
     """Convert OSWorld task JSON (config -> reset steps, evaluator -> judges)."""
-    _run("osworld", path, _options(out, mirror, no_fetch_gold))
+    _run("osworld", path, _options(out, mirror, fetch, no_fetch_gold, deadline, max_total_bytes))
 
 
 @import_app.command("agentstudio")
 def agentstudio_cmd(path: Path = typer.Argument(..., help="AgentStudio's tasks folder, one task JSON, or a JSONL file."),
-                    out: Path = OutOpt, mirror: list[str] | None = MirrorOpt, no_fetch_gold: bool = NoGoldOpt,
+                    out: Path = OutOpt, no_fetch_gold: bool = NoGoldOpt,
                     files_root: Path | None = typer.Option(
                         None, "--files-root", help="The folder AgentStudio's ${AS_ROOT} named (holds data/): input and gold files are copied from it.")) -> None:
     """Convert AgentStudio task JSON (reset/eval/cleanup procedures -> steps and judges)."""
-    _run("agentstudio", path, _options(out, mirror, no_fetch_gold, files_root))
+    _run("agentstudio", path, _options(out, None, False, no_fetch_gold, 0, 0, files_root))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import http.server
 import io
+import json
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -44,18 +47,39 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+def _urls(value: object) -> Iterator[str]:
+    if isinstance(value, str) and value.startswith(("http://", "https://")):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _urls(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _urls(v)
+
+
 class FileHost:
-    """What a test needs of the server: the mirrors to pass, the bodies to serve, a workbook maker."""
+    """What a test needs of the server: a mirror file for task files, the bodies to serve, a workbook maker."""
 
     def __init__(self, base: str) -> None:
-        self.mirrors = {"https://drive.usercontent.google.com/": base + "/duc/", "https://drive.google.com/": base + "/dg/"}
+        self.base = base
         self.served = SERVED
         self.workbook = workbook
+
+    def url_for(self, source: str) -> str:
+        """This server's URL for a source URL (its query kept: Drive's ``id=`` picks the body)."""
+        return f"{self.base}/m/{hashlib.sha256(source.encode()).hexdigest()[:12]}?{urlsplit(source).query}"
+
+    def mirror(self, tasks: Path, out: Path) -> Path:
+        """A mirror file mapping every URL the task files under ``tasks`` name to this server."""
+        found = {u for f in tasks.rglob("*.json") for u in _urls(json.loads(f.read_text()))}
+        out.write_text(json.dumps({u: self.url_for(u) for u in sorted(found)}))
+        return out
 
 
 @pytest.fixture(scope="module")
 def file_host() -> Iterator[FileHost]:
-    """A local server for the hosts the fixture tasks name (passed to importers as --mirror)."""
+    """A local server for the hosts the fixture tasks name (given to importers through a --mirror file)."""
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     yield FileHost(f"http://127.0.0.1:{httpd.server_address[1]}")

@@ -1,0 +1,66 @@
+"""OSWorld's ``result``/``expected`` getters: which ones deskact reads, and which keys of them.
+
+An OSWorld getter fetches the state a metric compares: a file from the VM (``vm_file``),
+a command's output (``vm_command_line``), the terminal's text, a file from the web
+(``cloud_file``), or a literal (``rule``). The metric translations (``osworld_metrics``)
+turn those into judge params; this table says which keys of each getter they honour, so
+any other key (``multi``, ``gives``, ``time_suffix``) is a report reason, never ignored,
+and names every getter deskact does not read, with the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .common import Untranslatable
+
+GETTER_KEYS: dict[str, set[str]] = {
+    "vm_file": {"type", "path", "dest"},
+    "cloud_file": {"type", "path", "dest"},
+    "vm_command_line": {"type", "command", "shell"},
+    "vm_terminal_output": {"type"},
+    "rule": {"type", "rules"},
+}
+"""Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
+
+GETTER_REASONS: dict[str, str] = {
+    **{g: "a Chrome getter (the chrome domain's issue)" for g in (
+        "active_url_from_accessTree", "active_tab_html_parse", "active_tab_info", "active_tab_url_parse",
+        "bookmarks", "open_tabs_info", "url_dashPart", "find_unpacked_extension_path",
+        "find_installed_extension_name", "cookie_data", "profile_name", "history",
+        "enable_enhanced_safety_browsing", "page_info", "enable_do_not_track", "default_search_engine",
+        "data_delete_automacally", "new_startup_page", "enabled_experiments", "chrome_font_size",
+        "shortcuts_on_desktop", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url")},
+    **{g: "a VLC getter (the vlc domain's issue)" for g in ("vlc_config", "vlc_playing_info", "default_video_player")},
+    "gimp_config_file": "a GIMP getter (the gimp domain's issue)",
+    "vscode_config": "a VS Code getter (the vs_code domain's issue)",
+    "googledrive_file": "needs a live Google Drive account",
+    "accessibility_tree": "OSWorld's accessibility tree of the VM's desktop, not deskact's",
+    "audio_in_slide": "reads audio out of a pptx slide: no deskact judge does",
+    "background_image_in_slide": "reads a slide's background image: no deskact judge does",
+    "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",
+    "vm_screen_size": "the VM's screen size: no judge compares it",
+    "vm_window_size": "a window's size by OSWorld's pyautogui getter: no judge compares it",
+    "list_directory": "a directory tree as OSWorld's nested dicts: no judge compares it",
+    "content_from_vm_file": "the last row of a workbook as strings: no judge compares it",
+    "rule_relativeTime": "rules relative to the day the task runs: no judge computes them",
+    "time_diff_range": "a time range relative to the run: no judge computes it",
+    "calc_insensitive_md5": "a case-insensitive md5 of a sheet: no judge computes it",
+    "vm_command_error": "a command's stderr: no translated metric reads it yet",
+    "cache_file": "a set-up command's saved output: no translated metric reads it yet",
+    "": "an empty getter type (OSWorld's template)",
+}
+"""Getters reported, with the reason."""
+
+
+def check_keys(spec: Any, where: str) -> None:
+    """A reason for a getter that is reported, or that carries keys nobody honours; other getters
+    are left to the metric's translation, which says whether it reads them."""
+    if not isinstance(spec, dict):
+        raise Untranslatable(f"{where} {str(spec)[:40]!r}: not a getter object")
+    kind = str(spec.get("type"))
+    if kind in GETTER_REASONS:
+        raise Untranslatable(f"{where} type {kind}: {GETTER_REASONS[kind]}")
+    extra = sorted(set(spec) - GETTER_KEYS.get(kind, set(spec)))
+    if extra:
+        raise Untranslatable(f"{where} type {kind} keys {extra}: not translated")

@@ -1,0 +1,186 @@
+"""OSWorld set-up (``config``, ``evaluator.postconfig``) -> deskact reset and before-judge steps.
+
+Commands keep OSWorld's semantics: its server runs a command given as a string with
+``shell: true`` under ``/bin/sh`` (dash on Debian: ``echo -e`` prints ``-e``, which some
+tasks depend on), anything else as an argv with no shell; it ignores exit codes and gives
+a command 120 s. The VM's home ``/home/user`` (and ``~``) is the task's ``${HOME}``;
+``sudo`` is dropped because set-up runs as the root of the task's world.
+
+pyautogui scripts are read, never dropped blindly: a click in the screen's centre with
+sleeps (focus) is noted, ctrl+s before judging becomes ``apps.save``, ctrl+alt+t at set-up
+``apps.terminal``, and any other key or click script (a terminal typed into, a dialog
+answered) is a report reason.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from .common import Untranslatable, escape, has_step, step
+
+VM_HOME = "/home/user"
+SHELL_TIMEOUT = 120
+"""Seconds OSWorld's server lets a set-up command run."""
+CACHE_DIR = "/tmp/osworld-cache"
+"""Where a command's ``stdout``/``stderr`` parameter saves its output in the world (OSWorld: its
+host-side cache folder), for a later ``cache_file`` result to read."""
+OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")
+_SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
+_PYAUTOGUI_CALL = re.compile(r"pyautogui\.(\w+)\(([^()]*)\)")
+_CENTRE = {"960, 540", "x=960, y=540"}
+
+
+def vm_path(path: str) -> str:
+    """An agent-side path: the VM's home is the task's ${HOME}; relative paths are in it."""
+    if not isinstance(path, str) or re.match(r"^[A-Za-z]:\\", path) or "\\" in path:
+        raise Untranslatable(f"windows: path {str(path)[:60]!r} is a Windows path")
+    if path == VM_HOME or path.startswith(VM_HOME + "/"):
+        return "${HOME}" + escape(path[len(VM_HOME):])
+    if path == "~" or path.startswith("~/"):
+        return "${HOME}" + escape(path[1:])
+    if not path.startswith("/"):
+        return "${HOME}/" + escape(path)
+    return escape(path)
+
+
+def command_line(command: str | list[str], shell: bool = False) -> str:
+    """The bash command line that runs what OSWorld's server runs for ``command``."""
+    if shell:
+        text = command if isinstance(command, str) else " ".join(map(str, command))
+        line = "/bin/sh -c " + shlex.quote(_SUDO.sub("", text))
+    else:
+        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        while argv and argv[0] == "sudo":
+            argv = [a for a in argv[1:]]
+            while argv and argv[0].startswith("-"):
+                argv = argv[1:]
+        line = shlex.join(VM_HOME + a[1:] if a.startswith("~/") else a for a in argv)
+    return escape(line).replace(VM_HOME, "${HOME}")
+
+
+def _pyautogui_calls(command: str | list[str]) -> list[tuple[str, str]] | None:
+    """(function, arguments) of a ``python -c "import pyautogui; ..."`` script; None if not one."""
+    text = command if isinstance(command, str) else " ".join(map(str, command))
+    if "pyautogui" not in text:
+        return None
+    return _PYAUTOGUI_CALL.findall(text)
+
+
+def _keys(args: str) -> list[str]:
+    return re.findall(r"['\"]([^'\"]+)['\"]", args)
+
+
+def pyautogui_kind(command: str | list[str]) -> str | None:
+    """``focus`` (centre clicks, sleeps), ``save`` (ctrl+s), ``terminal`` (ctrl+alt+t: Ubuntu opens a
+    terminal), ``other``, or None (no pyautogui)."""
+    calls = _pyautogui_calls(command)
+    if calls is None:
+        return None
+    focus = [(f, a) for f, a in calls if not (f == "click" and a.strip() in _CENTRE)]
+    if not focus:
+        return "focus"
+    if all(f == "hotkey" and _keys(a) == ["ctrl", "s"] for f, a in calls):
+        return "save"
+    if focus == [("hotkey", a) for f, a in focus] and all(_keys(a) == ["ctrl", "alt", "t"] for _, a in focus):
+        return "terminal"
+    return "other"
+
+
+class Setup:
+    """What the set-up of one task becomes: steps, notes, and what the world must have."""
+
+    def __init__(self, downloads: Callable[[str, str], dict[str, Any]]) -> None:
+        self.download_step = downloads
+        """(url, agent-side path) -> the reset step that puts that file there."""
+        self.notes: list[str] = []
+        self.needs_world = False
+        self.office = False
+
+    def item(self, item: Any, into: list[dict[str, Any]], where: str) -> None:
+        """One ``{type, parameters}`` of ``config`` (``where`` = config) or ``postconfig``."""
+        if not isinstance(item, dict):
+            raise Untranslatable(f"{where} item {str(item)[:40]!r}: not a {{type, parameters}} object")
+        kind, p = str(item.get("type")), item.get("parameters") or {}
+        handler = SETUP_TYPES.get(kind)
+        if handler is None:
+            raise Untranslatable(f"config type {kind}: {SETUP_REASONS.get(kind, 'no deskact reset step does this')}")
+        handler(self, p, into, where)
+
+    def _sleep(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        self.notes.append(f"{where} sleep {p.get('seconds')} s dropped (deskact's steps wait on conditions)")
+
+    def _activate(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        # apps.open/apps.launch leave the window they started focused, the only window a task opens.
+        self.notes.append(f"{where} activate_window {p.get('window_name')!r} dropped (the app's window has focus)")
+
+    def _download(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        for f in p.get("files") or []:
+            into.append(self.download_step(f["url"], vm_path(f["path"])))
+
+    def _open(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        into.append(step("reset", "apps.open", path=vm_path(p["path"])))
+        self.office |= str(p["path"]).lower().endswith(OFFICE_SUFFIXES)
+
+    def _launch(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        cmd = p["command"]
+        into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
+        self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))
+
+    def _execute(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        cmd = p["command"]
+        unknown = sorted(set(p) - {"command", "shell", "stdout", "stderr"})
+        if unknown:
+            raise Untranslatable(f"execute parameters {unknown}: not translated (OSWorld retries until a condition)")
+        kind = pyautogui_kind(cmd)
+        if kind == "focus":
+            self.notes.append(f"{where} pyautogui click in the screen's centre dropped (the app's window has focus)")
+            return
+        if kind == "save" and where == "postconfig":
+            if not has_step("reset", "apps.save"):
+                raise Untranslatable("postconfig save: needs before_judge step apps.save")
+            if {"apps.save": {}} not in into:
+                into.append(step("reset", "apps.save"))
+            return
+        if kind == "terminal" and where == "config":
+            if {"apps.terminal": {}} not in into:
+                into.append(step("reset", "apps.terminal"))
+            self.notes.append("ctrl+alt+t (Ubuntu's terminal shortcut) became apps.terminal")
+            return
+        if kind is not None:
+            calls = ", ".join(f"{f}({a})" for f, a in _pyautogui_calls(cmd) or [])
+            raise Untranslatable(f"pyautogui script: {where} presses keys or clicks: {calls}"[:300])
+        line = command_line(cmd, bool(p.get("shell")))
+        for stream, fd in (("stdout", ""), ("stderr", "2")):
+            if p.get(stream):
+                line = f"mkdir -p {CACHE_DIR} && {line} {fd}> {CACHE_DIR}/{shlex.quote(str(PurePosixPath(p[stream]).name))}"
+        # `|| true`: OSWorld ignores a set-up command's exit code.
+        into.append(step("reset", "shell.run", cmd=f"{line} || true", timeout=SHELL_TIMEOUT))
+        self.needs_world = True
+
+    def _close_window(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        if p.get("strict") or p.get("by_class"):
+            raise Untranslatable("close_window strict/by_class: apps.close matches a part of a title,"
+                                 " not an exact title or a window class")
+        into.append(step("reset", "apps.close", window=str(p["window_name"])))
+
+
+SETUP_TYPES: dict[str, Callable[[Setup, dict[str, Any], list[dict[str, Any]], str], None]] = {
+    "sleep": Setup._sleep, "activate_window": Setup._activate, "download": Setup._download,
+    "open": Setup._open, "launch": Setup._launch, "execute": Setup._execute, "command": Setup._execute,
+    "close_window": Setup._close_window,
+}
+"""OSWorld config type -> translation."""
+
+SETUP_REASONS: dict[str, str] = {
+    "chrome_open_tabs": "Chrome set-up (tabs over the DevTools protocol) is translated with the chrome domain",
+    "chrome_close_tabs": "Chrome set-up (tabs over the DevTools protocol) is translated with the chrome domain",
+    "update_browse_history": "Chrome's history database is written with the chrome domain",
+    "googledrive": "needs a live Google Drive account and its OAuth settings file",
+    "login": "needs a live account's password in a settings file",
+    "": "an empty set-up type (OSWorld's template)",
+}
+"""OSWorld config types that are reported, with the reason."""
