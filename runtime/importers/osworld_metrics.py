@@ -219,13 +219,45 @@ def _compare_csv(env: _Env, part: Part) -> None:
               ignore_case=opts.get("ignore_case"))
 
 
+def _sheet_ref(index: Any, book: str) -> str | int:
+    """A sheet of the result (``book`` "R") or expected ("E") workbook: a name (``RN``/``EN``) or a
+    position (``RI``/``EI``, or a bare number for the result), as ``_parse_sheet_idx`` reads it."""
+    if isinstance(index, int) and not isinstance(index, bool) and book == "R":
+        return index
+    text = str(index)
+    if text.startswith(book + "N"):
+        return text[2:]
+    if text.startswith(book + "I") and text[2:].isdigit():
+        return int(text[2:])
+    raise Untranslatable(f"func compare_table: sheet index {index!r} is not a sheet of the"
+                         f" {'result' if book == 'R' else 'expected'} workbook where this rule reads one")
+
+
+def _table_files(env: _Env, part: Part, needs_gold: bool) -> tuple[str, str | None]:
+    if needs_gold or (part.get("expected") or {}).get("type") is not None:
+        return _files(env, part)
+    result = part.get("result") or {}
+    if result.get("type") != "vm_file" or isinstance(result.get("path"), list):
+        raise Untranslatable(f"result type {result.get('type')}: compare_table is translated for one vm_file")
+    return env.agent_path(result["path"]), None
+
+
+def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    props = rule.get("props") or {}
+    if set(props) - {"value"}:
+        raise Untranslatable(f"func compare_table: check_cell props {sorted(set(props) - {'value'})}"
+                             " (cell styles) have no xlsx.ranges check")
+    return [{"coordinate": rule["coordinate"], "method": props["value"]["method"], "ref": props["value"]["ref"]}
+            ] if props else []
+
+
 def _compare_table(env: _Env, part: Part) -> None:
     """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
     every value, text taken exactly, a column of numbers and numeric text read as numbers) and
-    sheet_name rules -> one xlsx.compare."""
+    sheet_name rules -> one xlsx.compare; sheet_fuzzy and check_cell (values) -> xlsx.ranges."""
     _needs(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
-    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_name"})
+    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
@@ -239,12 +271,22 @@ def _compare_table(env: _Env, part: Part) -> None:
         raise Untranslatable("func compare_table: sheet_data rules with different precisions")
     if any(r.get("ignore_case") for r in data):
         env.out.notes.append("compare_table: ignore_case on sheet_data is not read by OSWorld either")
-    path, gold = _files(env, part)
-    picked = [value for _, value in pairs]
-    # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
-    env.judge("xlsx.compare", path=path, gold=gold, sheet_names=names_too, exact_text=True, numeric_text=True,
-              decimals=data[0].get("precision", 4) if data else None, tolerance=0,
-              sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
+    fuzzy = [r for r in rules if r["type"] == "sheet_fuzzy"]
+    checks = [r for r in rules if r["type"] == "check_cell"]
+    ranges = [(_sheet_ref(r.get("sheet_idx0"), "R"), _sheet_ref(r.get("sheet_idx1"), "E"), r.get("rules") or [])
+              for r in fuzzy]
+    cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
+    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy))
+    if data or names_too or not (fuzzy or checks):
+        picked = [value for _, value in pairs]
+        # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
+        env.judge("xlsx.compare", path=path, gold=gold, sheet_names=names_too, exact_text=True, numeric_text=True,
+                  decimals=data[0].get("precision", 4) if data else None, tolerance=0,
+                  sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
+    for sheet, gold_sheet, range_rules in ranges:
+        env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=range_rules)
+    for sheet, sheet_checks in cells:
+        env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
 
 
 def _infeasible(env: _Env, part: Part) -> None:

@@ -51,6 +51,12 @@ def test_office_files_with_their_options() -> None:
      "option content_only makes the metric return a similarity"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
       "options": {"rules": [{"type": "pivot_table"}]}}, "rule types ['pivot_table']"),
+    ({"func": "compare_table", "result": FILE, "options": {"rules": [
+        {"type": "check_cell", "sheet_idx": 0, "coordinate": "A1", "props": {"font_bold": {"method": "eq", "ref": True}}}]}},
+     "check_cell props ['font_bold'] (cell styles)"),
+    ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
+        {"type": "sheet_fuzzy", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1",
+         "rules": [{"range": ["A1"], "type": "exact_match", "unknown": 1}]}]}}, "xlsx.ranges"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
       "options": {"rules": [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": 1}]}},
      "only a result sheet against the same expected sheet"),

@@ -119,3 +119,69 @@ def test_compare_csv(desktop_env: Any, deskact: Any, options: dict[str, Any], te
     ours = deskact.passes(evaluator, {CSV_GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+PEOPLE = [["Name", "Address", "Phone", "Score"], ["Ann Lee", "12 Main Road", "15550102000", 3],
+          ["Bo Chan", "4 Elm Street", "15550103000", 4.5]]
+FUZZY_CASES = [
+    ({"range": ["A1:D3"], "type": "exact_match"}, PEOPLE, True),
+    ({"range": ["A1:D3"], "type": "exact_match"}, _with(PEOPLE, 2, 3, 4.25), False),
+    ({"range": ["A1:D3"], "type": "exact_match"}, _with(PEOPLE, 1, 3, 3.0), True),  # both read "3.0"
+    ({"range": ["D2"], "type": "exact_match"}, _with(PEOPLE, 1, 3, "3"), False),  # text "3" is not "3.0"
+    ({"range": ["A4:D4"], "type": "exact_match"}, [*PEOPLE, ["extra"]], False),  # empty reads "None"
+    ({"range": ["A2:A3"], "type": "includes", "ignore_case": True}, _with(PEOPLE, 1, 0, "Dr. ANN LEE"), True),
+    ({"range": ["A2:A3"], "type": "includes"}, _with(PEOPLE, 1, 0, "Dr. ANN LEE"), False),
+    ({"range": ["A2:A3"], "type": "included_by"}, _with(PEOPLE, 1, 0, "Ann"), True),
+    # openpyxl writes a text with outer spaces as an inline string OSWorld reads as a dict
+    ({"range": ["A2:A3"], "type": "exact_match", "trim_leadings": " ", "trim_trailings": " "},
+     _with(PEOPLE, 1, 0, "  Ann Lee "), False),
+    ({"range": ["A2:A3"], "type": "exact_match", "trim_leadings": "-", "trim_trailings": "-"},
+     _with(PEOPLE, 1, 0, "--Ann Lee-"), True),
+    ({"range": ["B2:B3"], "type": "fuzzy_match", "threshold": 85, "normalization": [["Rd", "Road"]],
+      "ignore_case": True}, _with(PEOPLE, 1, 1, "12 main rd"), True),
+    ({"range": ["B2:B3"], "type": "fuzzy_match", "threshold": 95}, _with(PEOPLE, 1, 1, "12 Main Rd"), False),
+    ({"range": ["B2:B3"], "type": "fuzzy_match", "threshold": 90}, _with(PEOPLE, 1, 1, "12 Main Rd"), True),
+    ({"range": ["C2:C3"], "type": "includes", "trim_leadings": "+ ", "ignore_chars": " ()-"},
+     _with(PEOPLE, 1, 2, "+1 (555) 010-2000"), True),
+    ({"range": ["C2:C3"], "type": "includes", "trim_leadings": "+ ", "ignore_chars": " ()-"},
+     _with(PEOPLE, 1, 2, "+1 (555) 010-2001"), False),
+]
+
+
+@pytest.mark.parametrize(("rule", "result", "verdict"), FUZZY_CASES)
+def test_compare_table_sheet_fuzzy(desktop_env: Any, deskact: Any, rule: dict[str, Any], result: list[list[Any]],
+                                   verdict: bool) -> None:
+    rules = [{"type": "sheet_fuzzy", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1", "rules": [rule]}]
+    gold = _book(deskact.ctx.gold.parent / "expected.xlsx", {"Sheet1": PEOPLE})
+    result_path = _book(deskact.home_file(RESULT), {"Sheet1": result})
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("props", "value", "verdict"), [
+    ({"value": {"method": "approx:0.001", "ref": 191.6667}}, 191.66666, True),
+    ({"value": {"method": "approx:0.001", "ref": 191.6667}}, 191.7, False),
+    ({"value": {"method": "approx:0.001", "ref": 191.6667}}, "191.6667", True),  # text read as a number
+    ({"value": {"method": "approx:0.001", "ref": 191.6667}}, None, False),
+    ({"value": {"method": "eq", "ref": "Demographic Profile"}}, "Demographic Profile", True),
+    ({"value": {"method": "eq", "ref": "Demographic Profile"}}, "Demographic profile", False),
+    ({"value": {"method": "eq", "ref": 5}}, 5, True),
+    ({"value": {"method": "gt", "ref": 5}}, None, False),
+    ({"value": {"method": "re.I", "ref": "^total"}}, "TOTAL: 5", True),
+])
+def test_compare_table_check_cell(desktop_env: Any, deskact: Any, props: dict[str, Any], value: Any,
+                                  verdict: bool) -> None:
+    rules = [{"type": "check_cell", "sheet_idx": 0, "coordinate": "E3", "props": props}]
+    rows = [["a"], ["b"], ["c", None, None, None, value]]
+    result_path = _book(deskact.home_file(RESULT), {"Data": rows, "Other": [["x"]]})
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), None, rules=rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback

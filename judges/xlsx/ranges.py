@@ -1,0 +1,139 @@
+"""xlsx.ranges: cells of a sheet matched against a gold sheet's, or against fixed values, by
+OSWorld's ``compare_table`` rules ``sheet_fuzzy`` and ``check_cell`` (their ``value`` checks).
+
+Values are read as OSWorld reads them (``_raw``): numbers as floats, so the text of 3 is "3.0".
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from ...runtime.tasks.helpers import clip, gold_file
+from ...runtime.tasks.steps import StepContext, Verdict, judge
+from ._raw import RawSheet
+
+
+class RangeRule(BaseModel):
+    """One ``sheet_fuzzy`` rule: every cell of ``range`` against the same cell of the gold sheet."""
+
+    model_config = ConfigDict(extra="forbid")
+    range: list[str]
+    type: Literal["exact_match", "includes", "included_by", "fuzzy_match"]
+    """includes: the gold text is in the cell's; included_by: the cell's text is in the gold's."""
+    threshold: float = 85.0
+    """fuzzy_match: the least similarity (0-100, rapidfuzz's ``fuzz.ratio``) that passes."""
+    ignore_case: bool = False
+    ignore_chars: str = ""
+    trim_leadings: str = ""
+    trim_trailings: str = ""
+    normalization: list[tuple[str, str]] = []
+
+
+class CellCheck(BaseModel):
+    """One ``check_cell`` value check: the cell's value against ``ref`` by ``method`` (eq, ne, lt,
+    le, gt, ge; ``approx:<tolerance>``; ``re`` or ``re.<FLAG>...``: a regex search)."""
+
+    model_config = ConfigDict(extra="forbid")
+    coordinate: str
+    method: str
+    ref: Any
+
+
+def similarity(a: str, b: str) -> float:
+    """rapidfuzz's ``fuzz.ratio``: 100 * 2 * (longest common subsequence) / (total length)."""
+    if not a and not b:
+        return 100.0
+    previous = [0] * (len(b) + 1)
+    for ch in a:
+        current = [0]
+        for j, other in enumerate(b):
+            current.append(previous[j] + 1 if ch == other else max(previous[j + 1], current[j]))
+        previous = current
+    return 100.0 * 2 * previous[-1] / (len(a) + len(b))
+
+
+def _prepared(text: str, rule: RangeRule) -> str:
+    for old, new in rule.normalization:
+        text = text.replace(old, new)
+    text = text.lstrip(rule.trim_leadings).rstrip(rule.trim_trailings)
+    ignored = set(rule.ignore_chars)
+    text = "".join(ch for ch in text if ch not in ignored)
+    return text.lower() if rule.ignore_case else text
+
+
+def _cells(ranges: list[str]) -> list[str]:
+    from openpyxl.utils import get_column_letter
+    from openpyxl.worksheet.cell_range import MultiCellRange
+
+    return [f"{get_column_letter(c)}{r}" for rng in MultiCellRange(" ".join(ranges)) for r, c in rng.cells]
+
+
+def _matches(actual: str, gold: str, rule: RangeRule) -> bool:
+    if rule.type == "includes":
+        return gold in actual
+    if rule.type == "included_by":
+        return actual in gold
+    if rule.type == "fuzzy_match":
+        return similarity(actual, gold) >= rule.threshold
+    return actual == gold
+
+
+def check_value(value: Any, check: CellCheck) -> bool:
+    method = check.method
+    if method.startswith("re"):
+        flags = 0
+        for name in method.split(".")[1:]:
+            flags |= getattr(re, name)
+        return isinstance(value, str) and re.search(check.ref, value, flags) is not None
+    if method in ("eq", "ne", "lt", "le", "gt", "ge"):
+        try:
+            return bool(getattr(operator, method)(value, check.ref))
+        except TypeError:  # None < 3: OSWorld's check errors out, and its task scores 0
+            return False
+    if method.startswith("approx:"):
+        try:
+            return abs(float(value) - float(check.ref)) <= float(method.split(":", 1)[1])
+        except (TypeError, ValueError):
+            return False
+    raise ValueError(f"check_cell method {method!r} is not one xlsx.ranges knows")
+
+
+@judge("xlsx.ranges")
+def xlsx_ranges(ctx: StepContext, path: str, sheet: str | int, gold: str | None = None, gold_sheet: str | int | None = None,
+                ranges: list[RangeRule] | None = None, checks: list[CellCheck] | None = None) -> Verdict:
+    """Cells of ``sheet`` (a name, or a position: 0 is the first sheet) in ``path`` read as OSWorld
+    reads them (numbers as floats: 3 is "3.0"):
+    each ``ranges`` rule compares the text of every cell in its ranges with the same cell of
+    ``gold_sheet`` (default ``sheet``) in the gold workbook ``gold`` — ``exact_match``,
+    ``includes``, ``included_by`` or ``fuzzy_match`` (``threshold``), after ``normalization``
+    replacements, trimming, ``ignore_chars`` and ``ignore_case``; each of ``checks`` compares one
+    cell's value with ``ref`` (``eq``, ``approx:0.01``, ``re``...). Feedback names the first cells
+    that do not match."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
+    actual = RawSheet(p, sheet)
+    if not actual.found:
+        return Verdict.fail(f"{p.name} has no readable sheet {sheet!r}")
+    problems = []
+    if ranges:
+        if gold is None:
+            raise ValueError("xlsx.ranges: ranges need a gold workbook")
+        reference = RawSheet(gold_file(ctx, gold), sheet if gold_sheet is None else gold_sheet)
+        for rule in ranges:
+            for coordinate in _cells(rule.range):
+                a, g = _prepared(str(actual.value(coordinate)), rule), _prepared(str(reference.value(coordinate)), rule)
+                if not _matches(a, g, rule):
+                    problems.append(f"{coordinate} is {clip(a, 40)} (gold: {clip(g, 40)}, {rule.type.replace('_', ' ')})")
+    for check in checks or []:
+        value = actual.value(check.coordinate)
+        if not check_value(value, check):
+            problems.append(f"{check.coordinate} is {clip(value, 40)} (should be {check.method} {clip(check.ref, 40)})")
+    if problems:
+        more = f" and {len(problems) - 6} more" if len(problems) > 6 else ""
+        return Verdict.fail(f"{p.name} sheet {sheet}: " + "; ".join(problems[:6]) + more, differences=problems[:50])
+    return Verdict.ok(f"{p.name} sheet {sheet}: every cell matches")
