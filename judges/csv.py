@@ -60,12 +60,20 @@ def _text_lines(path: Any) -> list[str]:
     return text.splitlines()
 
 
+def _without_trailing_blank(lines: list[str]) -> list[str]:
+    end = len(lines)
+    while end and not lines[end - 1].strip():
+        end -= 1
+    return lines[:end]
+
+
 @judge("csv.compare")
 def csv_compare(ctx: StepContext, path: str, reference: str, strip: bool = False,
-                ignore_case: bool = False) -> Verdict:
+                ignore_case: bool = False, ignore_trailing_blank: bool = False) -> Verdict:
     """``path`` has the lines of the gold file ``reference`` (in the suite's gold/ folder), as
     OSWorld's ``compare_csv`` decides: line by line, exactly (a final newline does not count);
-    ``strip`` trims each line (OSWorld's ``strict: false``), ``ignore_case`` lowercases them."""
+    ``strip`` trims each line (OSWorld's ``strict: false``), ``ignore_case`` lowercases them,
+    ``ignore_trailing_blank`` drops blank lines at the end (``compare_table``'s ``sheet_print``)."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a CSV file like {reference} but does not exist")
@@ -74,6 +82,8 @@ def csv_compare(ctx: StepContext, path: str, reference: str, strip: bool = False
         actual, expected = [line.strip() for line in actual], [line.strip() for line in expected]
     if ignore_case:
         actual, expected = [line.lower() for line in actual], [line.lower() for line in expected]
+    if ignore_trailing_blank:
+        actual, expected = _without_trailing_blank(actual), _without_trailing_blank(expected)
     if actual == expected:
         return Verdict.ok(f"{p} has the {len(expected)} lines of {reference}")
     at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))

@@ -120,15 +120,38 @@ def _check_include_exclude(env: _Env, part: Part) -> None:
 
 # --- files against a gold file --------------------------------------------------------------
 
+def _listed(part: Part, where: str, kind: str) -> list[tuple[str, str]]:
+    """(source path or URL, local name) of each file a ``vm_file``/``cloud_file`` getter lists; the
+    first is the one the metric is given (``multi`` getters give more files, ``gives: [0]``)."""
+    spec = part.get(where) or {}
+    if spec.get("type") != kind:
+        raise Untranslatable(f"{where} type {spec.get('type')}: {part['func']} is translated for {kind}")
+    paths, dests = spec.get("path"), spec.get("dest")
+    if not spec.get("multi"):
+        if isinstance(paths, list) or not isinstance(paths, str):
+            raise Untranslatable(f"{where} type {kind}: {part['func']} is translated for one {kind} (or multi)")
+        return [(paths, dests if isinstance(dests, str) else PurePosixPath(paths).name)]
+    if list(spec.get("gives", [0])) != [0]:
+        raise Untranslatable(f"{where} gives {spec.get('gives')}: only a metric given the first file is translated")
+    if not isinstance(paths, list) or not isinstance(dests, list) or len(paths) != len(dests):
+        raise Untranslatable(f"{where} type {kind}: multi needs lists of paths and dests of the same length")
+    return list(zip(paths, dests))
+
+
 def _files(env: _Env, part: Part) -> tuple[str, str]:
-    """(agent path of the result file, gold reference) for one vm_file against one cloud_file."""
-    result, expected = part.get("result") or {}, part.get("expected") or {}
-    if result.get("type") != "vm_file" or isinstance(result.get("path"), list):
-        raise Untranslatable(f"result type {result.get('type')}: {part['func']} is translated for one vm_file")
-    if expected.get("type") != "cloud_file" or isinstance(expected.get("path"), list):
-        raise Untranslatable(f"expected type {expected.get('type')}: {part['func']} is translated for one cloud_file")
-    name = expected.get("dest") or PurePosixPath(result["path"]).name
-    return env.agent_path(result["path"]), env.gold(expected["path"], name)
+    """(agent path of the result file, gold reference) for a vm_file against a cloud_file."""
+    result, expected = _listed(part, "result", "vm_file")[0], _listed(part, "expected", "cloud_file")[0]
+    name = (part["expected"].get("dest") and expected[1]) or PurePosixPath(result[0]).name
+    return env.agent_path(result[0]), env.gold(expected[0], name)
+
+
+def _sibling(listed: list[tuple[str, str]], sheet: str, where: str) -> tuple[str, str]:
+    """The CSV OSWorld reads for ``sheet`` of the listed workbook: ``<its name>-<sheet>.csv``."""
+    want = f"{PurePosixPath(listed[0][1]).stem}-{sheet}.csv"
+    found = [item for item in listed[1:] if item[1] == want]
+    if not found:
+        raise Untranslatable(f"func compare_table: sheet_print reads {want}, which the {where} getter does not list")
+    return found[0]
 
 
 def _known_options(part: Part, read: set[str], reported: dict[str, str]) -> dict[str, Any]:
@@ -236,10 +259,20 @@ def _sheet_ref(index: Any, book: str) -> str | int:
 def _table_files(env: _Env, part: Part, needs_gold: bool) -> tuple[str, str | None]:
     if needs_gold or (part.get("expected") or {}).get("type") is not None:
         return _files(env, part)
-    result = part.get("result") or {}
-    if result.get("type") != "vm_file" or isinstance(result.get("path"), list):
-        raise Untranslatable(f"result type {result.get('type')}: compare_table is translated for one vm_file")
-    return env.agent_path(result["path"]), None
+    return env.agent_path(_listed(part, "result", "vm_file")[0][0]), None
+
+
+def _printed(env: _Env, part: Part, rule: dict[str, Any]) -> None:
+    """sheet_print: the CSV LibreOffice printed for the sheet (a postconfig command makes it) against
+    the gold CSV, lines stripped, trailing blank lines dropped."""
+    sheet, gold_sheet = _sheet_ref(rule.get("sheet_idx0"), "R"), _sheet_ref(rule.get("sheet_idx1"), "E")
+    if isinstance(sheet, int) or isinstance(gold_sheet, int):
+        raise Untranslatable("func compare_table: sheet_print by position reads a CSV named after whatever the"
+                             " sheet is called when the task ends; only sheets by name are translated")
+    result = _sibling(_listed(part, "result", "vm_file"), sheet, "result")
+    expected = _sibling(_listed(part, "expected", "cloud_file"), gold_sheet, "expected")
+    env.judge("csv.compare", path=env.agent_path(result[0]), reference=env.gold(*expected), strip=True,
+              ignore_trailing_blank=True, ignore_case=bool(rule.get("ignore_case")) or None)
 
 
 def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
@@ -254,10 +287,12 @@ def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
 def _compare_table(env: _Env, part: Part) -> None:
     """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
     every value, text taken exactly, a column of numbers and numeric text read as numbers) and
-    sheet_name rules -> one xlsx.compare; sheet_fuzzy and check_cell (values) -> xlsx.ranges."""
+    sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
+    first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare."""
     _needs(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
-    unsupported = sorted({str(r.get("type")) for r in rules} - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell"})
+    unsupported = sorted({str(r.get("type")) for r in rules}
+                         - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
@@ -276,7 +311,8 @@ def _compare_table(env: _Env, part: Part) -> None:
     ranges = [(_sheet_ref(r.get("sheet_idx0"), "R"), _sheet_ref(r.get("sheet_idx1"), "E"), r.get("rules") or [])
               for r in fuzzy]
     cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
-    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy))
+    printed = [r for r in rules if r["type"] == "sheet_print"]
+    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed))
     if data or names_too or not (fuzzy or checks):
         picked = [value for _, value in pairs]
         # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
@@ -287,6 +323,8 @@ def _compare_table(env: _Env, part: Part) -> None:
         env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=range_rules)
     for sheet, sheet_checks in cells:
         env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
+    for rule in printed:
+        _printed(env, part, rule)
 
 
 def _infeasible(env: _Env, part: Part) -> None:

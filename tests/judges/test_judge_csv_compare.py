@@ -25,3 +25,12 @@ def test_lines_compared_and_the_first_difference_named(ctx: StepContext) -> None
     (ctx.workspace / "out.csv").write_text("a,b\n")
     v = j(ctx)
     assert not v.passed and "line 2 is no line (end of file) where the gold file has '1,2'" in v.feedback, v.feedback
+
+
+def test_trailing_blank_lines_dropped_on_request(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "gold.csv").write_text("a,b\n")
+    (ctx.workspace / "out.csv").write_text("a,b\n\n  \n")
+    v = j(ctx)
+    assert not v.passed and "line 2 is '' where the gold file has no line (end of file)" in v.feedback, v.feedback
+    assert j(ctx, ignore_trailing_blank=True).passed

@@ -62,6 +62,13 @@ def test_office_files_with_their_options() -> None:
      "only a result sheet against the same expected sheet"),
     ({"func": "compare_text_file", "result": {"type": "vm_file", "path": ["a", "b"]}, "expected": GOLD},
      "is translated for one vm_file"),
+    ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
+        {"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}, "sheet_print by position"),
+    ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
+        {"type": "sheet_print", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1"}]}},
+     "sheet_print reads a-Sheet1.csv, which the result getter does not list"),
+    ({"func": "compare_docx_files", "result": {**FILE, "multi": True, "path": [FILE["path"]], "dest": ["a.docx"],
+                                               "gives": [0, 1]}, "expected": GOLD}, "result gives [0, 1]"),
     ({"func": ["exact_match", "exact_match"], "conj": "or"}, "conj or"),
     ({"func": "check_gnome_favorite_apps"}, "func check_gnome_favorite_apps: no deskact judge"),
     ({"func": ""}, "func empty"),

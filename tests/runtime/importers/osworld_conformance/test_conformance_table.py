@@ -185,3 +185,37 @@ def test_compare_table_check_cell(desktop_env: Any, deskact: Any, props: dict[st
     ours = deskact.passes(evaluator)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+PRINTED = "Name,Qty,Price\nTea,3,2.50\nCake,1,4.25\n"
+
+
+@pytest.mark.parametrize(("rule", "printed", "verdict"), [
+    ({}, PRINTED, True),
+    ({}, "  Name,Qty,Price \nTea,3,2.50\nCake,1,4.25\n\n\n", True),  # lines stripped, blank ends dropped
+    ({}, "Name,Qty,Price\nTea,3,2.5\nCake,1,4.25\n", False),  # printed 2.5, the gold shows 2.50
+    ({}, "\nName,Qty,Price\nTea,3,2.50\nCake,1,4.25\n", False),
+    ({}, None, False),  # no CSV printed
+    ({"ignore_case": True}, PRINTED.upper(), True),
+    ({}, PRINTED.upper(), False),
+])
+def test_compare_table_sheet_print(desktop_env: Any, deskact: Any, rule: dict[str, Any], printed: str | None,
+                                   verdict: bool) -> None:
+    rules = [{"type": "sheet_print", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1", **rule}]
+    gold_dir = deskact.ctx.gold.parent
+    gold = _book(gold_dir / "expected.xlsx", {"Sheet1": ROWS})
+    (gold_dir / "expected-Sheet1.csv").write_text(PRINTED)
+    result_path = _book(deskact.home_file(RESULT), {"Sheet1": ROWS})
+    if printed is not None:
+        deskact.home_file("/home/user/Desktop/sales-Sheet1.csv").write_text(printed)
+    csv_url = "https://example.org/gold/sales-Sheet1.csv"
+    evaluator = {"func": "compare_table",
+                 "result": {"type": "vm_file", "path": [RESULT, "/home/user/Desktop/sales-Sheet1.csv"],
+                            "dest": ["sales.xlsx", "sales-Sheet1.csv"], "multi": True},
+                 "expected": {"type": "cloud_file", "path": [GOLD_URL, csv_url],
+                              "dest": ["gold_sales.xlsx", "gold_sales-Sheet1.csv"], "multi": True},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold, csv_url: gold_dir / "expected-Sheet1.csv"})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
