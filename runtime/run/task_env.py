@@ -196,6 +196,10 @@ class TaskEnv:
                 self.kept_world = Path(world.dir)
                 (self.kept_world / "task").write_text(f"{self.task.id}\n")  # whose world this was
             self.session.shutdown()
+        try:
+            self.worker.display_done(self.display)
+        except Exception as exc:  # noqa: BLE001 - the worker starts a new display for the next task
+            problems.append(f"the display could not be reset for the next task: {exc}")
         if self.workspace is not None and not self.config.runner.keep_workspace:
             shutil.rmtree(self.workspace, ignore_errors=True)
         self.times.cleanup = time.monotonic() - start

@@ -88,6 +88,20 @@ class Worker:
                 self._display.heal()  # the last task's apps may have made openbox exit
             return self._display
 
+    def display_done(self, display: Any) -> None:
+        """A task is done with this worker's display (its world is gone): reset the X server so the
+        next task sees nothing of this one. A display that cannot be reset is stopped; the next
+        task starts a new one."""
+        with self._lock:
+            if display is None or display is not self._display:
+                return
+            try:
+                display.reset()
+            except Exception:
+                display.stop()
+                self._display, self._display_started = None, False
+                raise
+
     # -- kernels --------------------------------------------------------------
 
     def kernel_args(self, toolkits: list[Toolkit], display: Any) -> dict[str, Any]:

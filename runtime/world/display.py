@@ -5,6 +5,10 @@ through ``-displayfd`` once it accepts connections), then a window manager, and
 waits until the manager owns the ``WM_S0`` selection. No fixed sleeps: every
 wait is a probe with a deadline.
 
+Between two tasks ``reset`` gives the display a fresh server state (see there): Xvfb runs
+without ``-noreset``, and the display keeps one idle connection of its own (the holder) so that
+the server resets only when ``reset`` lets every client go, never by itself mid-task.
+
 Processes die with the runtime: each child runs in its own process group (so
 ``stop`` can kill everything it spawned) and gets ``PR_SET_PDEATHSIG`` =
 SIGKILL. PDEATHSIG fires when the *thread* that forked the child exits, so all
@@ -127,6 +131,35 @@ def probe(name: str) -> tuple[int, int]:
         conn.close()
 
 
+_GENERATION = "_DESKACT_GENERATION"
+"""A root window property the holder sets: gone once the server has reset."""
+
+
+def _generation_marked(conn: Any) -> bool:
+    from Xlib import X
+
+    return conn.screen().root.get_full_property(conn.intern_atom(_GENERATION), X.AnyPropertyType) is not None
+
+
+def _kill_other_clients(conn: Any) -> int:
+    """KillClient every client but ``conn``, those gone with RetainPermanent/RetainTemporary
+    included (their windows and pixmaps outlive them otherwise); how many were killed."""
+    from Xlib.protocol import request
+
+    own = conn.display.info.resource_id_base
+    try:
+        bases = [c.resource_base for c in conn.res_query_clients().clients]
+    except AttributeError:  # no X-Resource extension: the windows' owners at least
+        bases = [w.id for w in conn.screen().root.query_tree().children]
+    killed = 0
+    for base in bases:
+        if base not in (0, own):  # 0 is the server itself
+            request.KillClient(display=conn.display, resource=base)
+            killed += 1
+    conn.sync()
+    return killed
+
+
 def _wm_running(conn: Any) -> bool:
     """A ICCCM-compliant window manager owns the WM_S0 selection (openbox, xfwm4, ...)."""
     from Xlib import X
@@ -212,6 +245,10 @@ class Display:
         self._fb_dir: str | None = None
         self._procs: dict[str, subprocess.Popen[bytes]] = {}
         self._attached = False
+        self._holder: Any = None
+        """Our idle X connection: while it is open the server never resets by itself."""
+        self.resets = 0
+        """How many times ``reset`` gave the server a fresh state."""
 
     @classmethod
     def from_config(cls, config: DisplayConfig, **overrides: Any) -> Display:
@@ -255,6 +292,7 @@ class Display:
                 self._start_vnc()
             if self.vnc_web:
                 self._start_web()
+            self._hold(_x_connect(self.name))
         except BaseException:
             self.stop()
             raise
@@ -264,6 +302,7 @@ class Display:
 
     def stop(self) -> None:
         """Stop everything this display started (VNC, window manager, Xvfb). Idempotent."""
+        self._drop_holder()
         # Reverse start order: clients before the server, so they exit cleanly.
         for key in ("web", "vnc", "wm", "xvfb"):
             proc = self._procs.pop(key, None)
@@ -286,6 +325,81 @@ class Display:
         if self._fb_dir is not None:
             shutil.rmtree(self._fb_dir, ignore_errors=True)
             self._fb_dir = None
+
+    def _hold(self, conn: Any) -> None:
+        """Keep ``conn`` open as the holder, with the generation marker set through it."""
+        from Xlib import Xatom
+
+        conn.screen().root.change_property(conn.intern_atom(_GENERATION), Xatom.STRING, 8, b"1")
+        conn.sync()
+        self._holder = conn
+
+    def _drop_holder(self) -> None:
+        holder, self._holder = self._holder, None
+        if holder is not None:
+            try:
+                holder.close()
+            except Exception:  # noqa: BLE001, S110 - the server is already gone
+                pass
+
+    def reset(self) -> None:
+        """Give the X server its start-up state back: no window, pixmap, root window property
+        (cut buffers included), selection, pointer or key mapping, screen size or any other
+        setting a task's apps left survives into the next task.
+
+        Every client is disconnected (the window manager, x11vnc, cached screenshot connections,
+        whatever a task left, clients gone with RetainPermanent too: KillClient), and Xvfb, left
+        with none, resets itself; the window manager and x11vnc start again. The display's name,
+        socket and screen file stay, so warm kernels made for it (which hold no X connection
+        until their first step: the gui toolkit's warm_up) still fit. A no-op in attach mode."""
+        if self.mode != "virtual" or not self.running:
+            return
+        from ..screen.grabber import forget
+
+        forget(self.name)
+        for key in ("vnc", "wm"):
+            proc = self._procs.pop(key, None)
+            if proc is not None:
+                _kill_group(proc, grace=0.5)
+        self._drop_holder()
+        xvfb = self._procs["xvfb"]
+        fresh = self._wait_until_fresh(xvfb)
+        try:
+            if self.window_manager:
+                self._start_wm()
+            if self.vnc or self.vnc_web:
+                self._start_vnc()
+            self._hold(fresh)
+        except BaseException:
+            fresh.close()
+            raise
+        self.resets += 1
+
+    def _wait_until_fresh(self, xvfb: subprocess.Popen[bytes]) -> Any:
+        """A connection to the server once it has reset (its generation marker gone): until then,
+        every other client is killed and ours closed again, so that the server is left with none."""
+        deadline = time.monotonic() + self.start_timeout
+        delay = 0.005
+        while True:
+            conn = None
+            try:
+                conn = _x_connect(self.name)
+                if not _generation_marked(conn):
+                    return conn
+                _kill_other_clients(conn)
+            except Exception:  # noqa: BLE001, S110 - refused or cut while the server resets: try again
+                pass
+            if conn is not None:
+                try:
+                    conn.close()
+                except Exception:  # noqa: BLE001, S110 - cut by the reset itself
+                    pass
+            if xvfb.poll() is not None:
+                raise DisplayError(f"{self.name}: Xvfb exited during its reset: {_stderr_tail(xvfb)}")
+            if time.monotonic() > deadline:
+                raise DisplayError(f"{self.name}: the X server did not reset within {self.start_timeout}s")
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
 
     def heal(self) -> None:
         """Start the window manager again if it is gone: an app in a world can ask openbox to exit
@@ -374,7 +488,8 @@ class Display:
             "-displayfd", str(write_fd),  # Xvfb picks a free number and writes it here when ready
             "-screen", "0", f"{self.width}x{self.height}x{self.depth}",
             "-nolisten", "tcp",
-            "-noreset",  # keep running when the last client disconnects
+            # No -noreset: the server goes back to its start-up state when its last client leaves,
+            # which is how reset() wipes what a task left (the holder connection prevents it otherwise).
             "+extension", "RANDR",
         ]
         self._fb_dir = self._framebuffer_dir()

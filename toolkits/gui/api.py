@@ -15,6 +15,7 @@ documentation can be generated on a host without a display.
 
 from __future__ import annotations
 
+import importlib
 import os
 import time
 from functools import lru_cache
@@ -286,9 +287,17 @@ def _grab() -> Image.Image:
 
 
 def warm_up() -> None:
-    """Import pyautogui and open the X connections ahead of the first step (no-op without a display)."""
-    if os.environ.get("DISPLAY"):
-        _screen_pixels()
+    """Import what pyautogui needs ahead of the first step, but open no X connection: a kernel
+    waiting in the pool must not hold the display, which is reset between tasks (runtime/world/
+    display.py) and cannot be while any client is connected. pyautogui itself (about 15 ms, its X
+    connection included) comes with the first call."""
+    if not os.environ.get("DISPLAY"):
+        return
+    for name in ("Xlib.display", "Xlib.ext.xtest", "pyscreeze", "pymsgbox", "pytweening"):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass  # pyautogui's own import says what is missing, at the first call
 
 
 mouse = Mouse()
