@@ -15,6 +15,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..runtime.tasks.step_paths import StepPath
+
 _lock = threading.Lock()  # one headless soffice per profile at a time
 
 
@@ -22,11 +24,20 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def recalculated_copy(path: Path, out_dir: Path, timeout: float = 120) -> Path:
-    """Convert ``path`` to .xlsx in ``out_dir`` with LibreOffice (values computed) and return it."""
+def recalculated_copy(path: Path | StepPath, out_dir: Path, timeout: float = 120) -> Path:
+    """Convert ``path`` to .xlsx in ``out_dir`` with LibreOffice (values computed) and return it.
+
+    A file of the agent's (a ``StepPath``) is copied to the host first, through its descriptor:
+    soffice is another process and would resolve any name it is given by itself."""
     exe = soffice()
     if exe is None:
         raise RuntimeError("LibreOffice (soffice) is not installed, so formulas without cached values cannot be computed")
+    if isinstance(path, StepPath):
+        source = out_dir / "source"
+        source.mkdir(parents=True, exist_ok=True)
+        local = source / (path.name or "book.xlsx")
+        local.write_bytes(path.read_bytes())
+        path = local
     # A profile of our own per process: a desktop soffice on the same profile would swallow the call.
     profile = Path(tempfile.gettempdir()) / f"deskact-lo-headless-{os.getuid()}-{os.getpid()}"
     with _lock:

@@ -31,7 +31,8 @@ def archive_contains(ctx: StepContext, path: str, names: list[str], exact: bool 
     if not p.is_file():
         return Verdict.fail(f"{p} should be an archive but does not exist")
     try:
-        actual = archive_names(p)
+        with p.opened_path() as opened:  # the file opened through ctx.path, read by name in this process
+            actual = archive_names(opened)
     except (ValueError, OSError, tarfile.TarError, zipfile.BadZipFile) as exc:
         return Verdict.fail(f"{p.name} is not a readable zip or tar archive ({exc})")
     want = [n.removeprefix("./").rstrip("/") for n in names]

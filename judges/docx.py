@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..runtime.tasks.helpers import Regex, check_text, clip, gold_file, normalize
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._docx_compare import document_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
@@ -23,13 +24,13 @@ _JC = {"left": "left", "start": "left", "center": "center", "right": "right", "e
        "highKashida": "justify", "lowKashida": "justify", "thaiDistribute": "justify"}
 
 
-def _open(ctx: StepContext, path: str) -> tuple[Path, Any]:
+def _open(ctx: StepContext, path: str) -> tuple[StepPath, Any]:
     import docx
 
     p = ctx.path(path)
     if not p.is_file():
         raise _Missing(f"{p} should be a Word document but does not exist")
-    return p, docx.Document(str(p))
+    return p, docx.Document(p.bytes_io())
 
 
 class _Missing(Exception):

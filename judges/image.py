@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..runtime.tasks.helpers import gold_file
 from ..runtime.tasks.steps import StepContext, Verdict, judge
@@ -53,7 +53,7 @@ def ssim(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.mean(num / den))
 
 
-def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
+def _gray(path: Path | BinaryIO, size: tuple[int, int]) -> np.ndarray:
     import numpy as np
     from PIL import Image
 
@@ -69,7 +69,7 @@ def _gray(path: Path, size: tuple[int, int]) -> np.ndarray:
         return np.asarray(gray)
 
 
-def compare(path: Path, reference: Path) -> float:
+def compare(path: Path | BinaryIO, reference: Path) -> float:
     """SSIM of two image files at the reference's size (capped at 512 px on the long side)."""
     from PIL import Image
 
@@ -77,10 +77,12 @@ def compare(path: Path, reference: Path) -> float:
         w, h = ref.size
     scale = min(1.0, _MAX_SIDE / max(w, h))
     size = (max(11, round(w * scale)), max(11, round(h * scale)))
+    if not isinstance(path, Path):
+        path.seek(0)
     return ssim(_gray(path, size), _gray(reference, size))
 
 
-def _image_size(p: Path) -> tuple[int, int]:
+def _image_size(p: Path | BinaryIO) -> tuple[int, int]:
     from PIL import Image
 
     with Image.open(p) as im:
@@ -94,7 +96,7 @@ def image_size(ctx: StepContext, path: str, width: int | None = None, height: in
     if not p.is_file():
         return Verdict.fail(f"{p} should be an image but does not exist")
     try:
-        w, h = _image_size(p)
+        w, h = _image_size(p.bytes_io())  # the bytes read through ctx.path, never a host path opened later
     except OSError as exc:
         return Verdict.fail(f"{p} is not a readable image: {exc}")
     wrong = []
@@ -116,10 +118,11 @@ def image_similar(ctx: StepContext, path: str, reference: str, min_ssim: float =
         return Verdict.fail(f"{p} should be an image like {reference} but does not exist")
     ref = gold_file(ctx, reference)
     try:
-        score = compare(p, ref)
+        image = p.bytes_io()
+        score = compare(image, ref)
     except OSError as exc:
         return Verdict.fail(f"{p} is not a readable image: {exc}")
-    w, h = _image_size(p)
+    w, h = _image_size(image)
     if score >= min_ssim:
         return Verdict.ok(f"{p.name} is similar to {reference} (SSIM {score:.3f} >= {min_ssim})", ssim=score)
     return Verdict.fail(

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip, gold_file
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 from ._pptx_compare import Aspect, Extra, presentation_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
@@ -23,13 +24,13 @@ _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
 _P = "{http://schemas.openxmlformats.org/presentationml/2006/main}"
 
 
-def _open(ctx: StepContext, path: str) -> tuple[Path, Any]:
+def _open(ctx: StepContext, path: str) -> tuple[StepPath, Any]:
     from pptx import Presentation
 
     p = ctx.path(path)
     if not p.is_file():
         raise FileNotFoundError(f"{p} should be a presentation but does not exist")
-    return p, Presentation(str(p))
+    return p, Presentation(p.bytes_io())
 
 
 def _lvl1_algn(txbody: Any) -> str | None:
@@ -185,7 +186,7 @@ def pptx_runs(ctx: StepContext, path: str, text: str, slide: int | None = None, 
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a presentation but does not exist")
-    slides = list(Presentation(str(p)).slides)
+    slides = list(Presentation(p.bytes_io()).slides)
     chosen = slides if slide is None else slides[slide:slide + 1] if -len(slides) <= slide < len(slides) else []
     want = {k: v for k, v in zip(PROPS, (font, size, bold, italic, underline, color)) if v is not None}
     found = []

@@ -7,10 +7,10 @@ host. Without a world these are the host's files and ids.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext
 from ..runtime.world.world import ID_COUNT
 
@@ -105,7 +105,7 @@ def group_name(ctx: StepContext, gid: int | None) -> str:
     return next((g.name for g in groups(ctx).values() if g.gid == gid), str(gid))
 
 
-def owner(ctx: StepContext, p: Path) -> tuple[int | None, int | None]:
-    """(uid, gid) of host path ``p`` as the world sees them (the link itself for a symlink)."""
-    st = os.lstat(p)
+def owner(ctx: StepContext, p: StepPath | Path) -> tuple[int | None, int | None]:
+    """(uid, gid) of ``p`` (from ``ctx.path``) as the world sees them (the link itself for a symlink)."""
+    st = p.lstat()
     return world_id(ctx, st.st_uid), world_id(ctx, st.st_gid)

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
+import stat
 import tempfile
 import urllib.error
 import urllib.request
 import zipfile
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from ..runtime.tasks.helpers import FileMode, fixture, give_to_world, make_dirs, step_path
+from ..runtime.tasks.helpers import FileMode, fixture, make_dirs, step_path
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ._accounts import accounts, group_id, host_id, user_id
 
@@ -40,10 +41,7 @@ def files_write(ctx: StepContext, path: str, content: str = "", mode: FileMode |
     if p.is_dir():
         raise StepFailed(f"files.write: {p} is a directory")
     make_dirs(ctx, p.parent)
-    new = not p.exists()
-    p.write_text(content, encoding="utf-8")
-    if new:  # an existing file keeps its owner
-        give_to_world(ctx, p)
+    p.write_text(content, encoding="utf-8", owner=_world_root(ctx))  # an existing file keeps its owner
     if mode is not None:
         p.chmod(mode)
 
@@ -61,36 +59,42 @@ def files_copy(ctx: StepContext, src: str, dst: str) -> None:
     if target.is_dir():
         target = target / source.name
     make_dirs(ctx, target.parent)
+    copy_in(ctx, source, target)
+
+
+def copy_in(ctx: StepContext, source: Path, target: StepPath) -> None:
+    """Host file or folder ``source`` copied to ``target`` (a folder: merged into it)."""
     if source.is_dir():
-        shutil.copytree(source, target, dirs_exist_ok=True)
+        make_dirs(ctx, target)
+        for item in sorted(source.rglob("*")):
+            _copy_one(ctx, item, target / str(item.relative_to(source)))
     else:
-        shutil.copy2(source, target)
-    # Fixtures may be read-only in the package; the agent must be able to edit its copy.
-    _make_writable(target)
-    copied = [target] + ([target / q.relative_to(source) for q in source.rglob("*")] if source.is_dir() else [])
-    give_to_world(ctx, *copied)
+        _copy_one(ctx, source, target)
 
 
-def _make_writable(p: Path) -> None:
-    paths = [p] + (list(p.rglob("*")) if p.is_dir() else [])
-    for q in paths:
-        if not q.is_symlink():
-            q.chmod(q.stat().st_mode | 0o200)
+def _copy_one(ctx: StepContext, source: Path, target: StepPath) -> None:
+    """One fixture entry copied through descriptors in the world; the copy is writable (fixtures
+    may be read-only in the package; the agent must be able to edit its copy) and the world root's."""
+    if source.is_symlink():
+        target.remove()
+        target.symlink_to(os.readlink(source), owner=_world_root(ctx))
+    elif source.is_dir():
+        make_dirs(ctx, target)
+    else:
+        target.write_bytes(source.read_bytes(), owner=_world_root(ctx))
+        st = source.stat()
+        target.chmod(stat.S_IMODE(st.st_mode) | 0o200)
+        target.utime((st.st_atime, st.st_mtime))
+
+
+def _world_root(ctx: StepContext) -> tuple[int, int] | None:
+    return (ctx.world.uid, ctx.world.uid) if ctx.world is not None else None
 
 
 @reset_step("files.remove")
 def files_remove(ctx: StepContext, path: str) -> None:
     """Remove a file, symlink or whole folder; a missing path is fine."""
-    p = step_path(ctx, path, "files.remove")
-    if p.is_symlink() or p.is_file():
-        p.unlink()
-    elif p.is_dir():
-        # Agents may leave read-only files behind; make them deletable first.
-        def _retry(func, target, _exc):  # type: ignore[no-untyped-def]
-            os.chmod(os.path.dirname(target), 0o700)
-            func(target)
-
-        shutil.rmtree(p, onerror=_retry)
+    step_path(ctx, path, "files.remove").remove()  # descriptor by descriptor: links are removed, never followed
 
 
 @reset_step("files.chmod")
@@ -119,7 +123,7 @@ def files_chown(ctx: StepContext, path: str, user: str, group: str | None = None
         raise StepFailed(f"files.chown: {exc}") from None
     paths = [p] + (sorted(p.rglob("*")) if recursive and p.is_dir() and not p.is_symlink() else [])
     for q in paths:
-        os.lchown(q, host_id(ctx, uid), host_id(ctx, gid))
+        q.lchown(host_id(ctx, uid), host_id(ctx, gid))
 
 
 @reset_step("files.touch")
@@ -131,12 +135,9 @@ def files_touch(ctx: StepContext, path: str, mtime: float | datetime | str | Non
     """
     p = step_path(ctx, path, "files.touch")
     make_dirs(ctx, p.parent)
-    new = not p.exists()
-    p.touch()
-    if new:
-        give_to_world(ctx, p)
+    p.touch(owner=_world_root(ctx))
     stamp = _parse_time(mtime)
-    os.utime(p, (stamp, stamp))
+    p.utime((stamp, stamp))
 
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -169,15 +170,17 @@ def files_unzip(ctx: StepContext, src: str, dst: str) -> None:
     target = step_path(ctx, dst, "files.unzip")
     make_dirs(ctx, target)
     with zipfile.ZipFile(source) as zf:
-        root = target.resolve()
-        for name in zf.namelist():
-            dest = (root / name).resolve()
-            if dest != root and root not in dest.parents:
-                raise StepFailed(f"files.unzip: {src} member {name!r} would land outside {root}")
-        zf.extractall(target)
-        # Every member and the folders extractall made for them.
-        made = {target / q for name in zf.namelist() for q in (Path(name), *Path(name).parents) if str(q) != "."}
-    give_to_world(ctx, *sorted(made))
+        for info in zf.infolist():
+            name = PurePosixPath(info.filename)
+            if name.is_absolute() or ".." in name.parts:
+                raise StepFailed(f"files.unzip: {src} member {info.filename!r} would land outside {target}")
+        for info in zf.infolist():
+            dest = target / info.filename.rstrip("/")
+            if info.is_dir():
+                make_dirs(ctx, dest)
+                continue
+            make_dirs(ctx, dest.parent)
+            dest.write_bytes(zf.read(info), owner=_world_root(ctx))
 
 
 # --- files.download: put a file from a URL where the task needs it. -------------------
@@ -237,7 +240,10 @@ def files_download(
     if target.is_dir() or path.endswith("/"):
         raise StepFailed(f"files.download: path {path!r} must name a file, not a folder")
     make_dirs(ctx, target.parent)
-    fetch(url, target, timeout, max_bytes, sha256)
-    give_to_world(ctx, target)
+    with tempfile.TemporaryDirectory(prefix="deskact-download-") as tmp:
+        # Fetched on the host, then written into the world through descriptors (never by its host path).
+        local = Path(tmp, "body")
+        fetch(url, local, timeout, max_bytes, sha256)
+        target.write_bytes(local.read_bytes(), owner=_world_root(ctx))
     if mode is not None:
         target.chmod(mode)

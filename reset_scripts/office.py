@@ -8,11 +8,24 @@
 
 from __future__ import annotations
 
+import io
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ..runtime.tasks.helpers import make_dirs, step_path
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
+
+
+def _save(ctx: StepContext, path: str, step: str, save: Callable[[io.BytesIO], None]) -> None:
+    """A document saved in memory, then written through ``step_path`` (parents made, new files the
+    world root's): never saved by a host path the agent could have swapped for a symlink."""
+    data = io.BytesIO()
+    save(data)
+    target = step_path(ctx, path, step)
+    make_dirs(ctx, target.parent)
+    target.write_bytes(data.getvalue(), owner=(ctx.world.uid, ctx.world.uid) if ctx.world is not None else None)
 
 Alignment = Literal["left", "center", "right", "justify"]
 
@@ -49,9 +62,7 @@ def office_xlsx(ctx: StepContext, path: str, sheets: dict[str, list[list[Any]]])
         ws = wb.create_sheet(title=name)
         for row in rows:
             ws.append(row)
-    p = ctx.path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    wb.save(p)
+    _save(ctx, path, "office.xlsx", wb.save)
 
 
 _DOCX_ALIGN = {"left": 0, "center": 1, "right": 2, "justify": 3}
@@ -74,9 +85,7 @@ def office_docx(ctx: StepContext, path: str, paragraphs: list[str | Paragraph]) 
         run.bold, run.italic = para.bold, para.italic
         if para.alignment:
             p.alignment = WD_ALIGN_PARAGRAPH(_DOCX_ALIGN[para.alignment])
-    out = ctx.path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    document.save(str(out))
+    _save(ctx, path, "office.docx", document.save)
 
 
 @reset_step("office.pptx")
@@ -100,6 +109,4 @@ def office_pptx(ctx: StepContext, path: str, slides: list[Slide]) -> None:
                 raise StepFailed(f"office.pptx: slide {i} layout {layout_index} has no body placeholder")
             lines = [s.body] if isinstance(s.body, str) else s.body
             body.text_frame.text = "\n".join(lines)
-    out = ctx.path(path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    prs.save(str(out))
+    _save(ctx, path, "office.pptx", prs.save)

@@ -84,7 +84,7 @@ def _write_hosts(ctx: StepContext) -> None:
     missing = [line for line in lines if line not in text.splitlines()]
     if missing:
         path.write_text(text.rstrip("\n") + "\n" + "\n".join(missing) + "\n", encoding="utf-8")
-        ctx.world.chown_to_root(path)
+        path.lchown(ctx.world.uid, ctx.world.uid)
         path.chmod(0o644)
 
 

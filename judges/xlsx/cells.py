@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator
 
 from ...runtime.tasks.helpers import clip
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from .._libreoffice import recalculated_copy
 
@@ -93,13 +94,13 @@ def show_cell(v: Any) -> str:
     return clip(v, 80)
 
 
-def _load(path: Path, data_only: bool) -> Any:
+def _load(path: Path | StepPath, data_only: bool) -> Any:
     import openpyxl
 
-    return openpyxl.load_workbook(path, data_only=data_only)
+    return openpyxl.load_workbook(path.bytes_io() if isinstance(path, StepPath) else path, data_only=data_only)
 
 
-def _open(ctx: StepContext, path: str) -> tuple[Path, Verdict | None]:
+def _open(ctx: StepContext, path: str) -> tuple[StepPath, Verdict | None]:
     p = ctx.path(path)
     if not p.is_file():
         return p, Verdict.fail(f"{p} should be a spreadsheet but does not exist")
@@ -162,7 +163,7 @@ def xlsx_sheets(ctx: StepContext, path: str, names: list[str], ordered: bool = T
         return missing
     import openpyxl
 
-    wb = openpyxl.load_workbook(p, read_only=True)
+    wb = openpyxl.load_workbook(p.bytes_io(), read_only=True)
     actual = list(wb.sheetnames)
     wb.close()
     same = actual == names if ordered else sorted(actual) == sorted(names)

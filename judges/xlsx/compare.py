@@ -7,22 +7,26 @@ comparing with a gold workbook does not. Formulas saved without cached values
 
 from __future__ import annotations
 
+import io
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from ...runtime.tasks.helpers import gold_file
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from .._libreoffice import recalculated_copy
 from .cells import _formula_key, cell_equal, show_cell
 
 
-def _books(path: Path, tmp: Path) -> tuple[Any, Any]:
-    """(values, formulas) workbooks; values recomputed when some formula has no cached value."""
+def _books(path: Path | StepPath, tmp: Path) -> tuple[Any, Any]:
+    """(values, formulas) workbooks; values recomputed when some formula has no cached value.
+    An agent's file (``StepPath``) is read once through its descriptor."""
     import openpyxl
 
-    formulas = openpyxl.load_workbook(path)
-    values = openpyxl.load_workbook(path, data_only=True)
+    data = path.read_bytes()
+    formulas = openpyxl.load_workbook(io.BytesIO(data))
+    values = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
     for ws in formulas.worksheets:
         for row in ws.iter_rows():
             for c in row:

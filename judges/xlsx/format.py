@@ -21,7 +21,7 @@ def _sheet(ctx: StepContext, path: str, sheet: str | None) -> tuple[Any, str] | 
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
-    wb = openpyxl.load_workbook(p)
+    wb = openpyxl.load_workbook(p.bytes_io())
     name = sheet or wb.active.title
     if name not in wb.sheetnames:
         return Verdict.fail(f"{p.name} has no sheet {name!r} (sheets: {wb.sheetnames})")

@@ -37,7 +37,7 @@ def xlsx_numbers(ctx: StepContext, path: str, cells: CellList, sheet: str | None
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
-    wb = openpyxl.load_workbook(p)
+    wb = openpyxl.load_workbook(p.bytes_io())
     default = sheet or wb.active.title
     wrong: dict[str, str] = {}
     for ref in cells:

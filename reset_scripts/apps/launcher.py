@@ -240,7 +240,7 @@ def _world_procs(world: Any) -> list[psutil.Process]:
     return procs
 
 
-@reset_step("apps.kill")
+@reset_step("apps.kill", live=True)
 def apps_kill(ctx: StepContext, name: str, timeout: float = 5) -> None:
     """Stop processes on the task's display whose command line contains ``name``
     (SIGTERM, then SIGKILL after ``timeout``); none running is fine."""

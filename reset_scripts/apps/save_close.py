@@ -16,6 +16,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
 from .. import _x11
 from .launcher import apps_kill
@@ -55,7 +56,7 @@ def document_name(title: str) -> str:
     return Path(re.split(r" [-\u2014] ", title.lstrip("*"), maxsplit=1)[0].strip()).name
 
 
-def _stamp(path: Path) -> tuple[float, int] | None:
+def _stamp(path: StepPath) -> tuple[float, int] | None:
     try:
         st = path.stat()
     except OSError:
@@ -63,20 +64,20 @@ def _stamp(path: Path) -> tuple[float, int] | None:
     return st.st_mtime, st.st_size
 
 
-def _candidates(ctx: StepContext, names: set[str], paths: list[str] | None) -> list[Path]:
+def _candidates(ctx: StepContext, names: set[str], paths: list[str] | None) -> list[StepPath]:
     """Files the save should change: ``paths`` if given, else workspace files named like the windows."""
     if paths:
         return [ctx.path(p) for p in paths]
     root = ctx.path(str(ctx.workspace))
     if not names or not root.is_dir():
         return []
-    found = []
-    for folder, _, files in os.walk(root):  # never follows links: an agent's link may point anywhere
-        found += [Path(folder, f) for f in files if f in names and not Path(folder, f).is_symlink()]
+    # rglob enters no symlinked folder and is_symlink looks at the link itself: an agent's link may
+    # point anywhere (each read goes through descriptors inside the world anyway).
+    found = [q for q in root.rglob("*") if q.name in names and not q.is_symlink() and q.is_file()]
     return found[:50]
 
 
-@reset_step("apps.save")
+@reset_step("apps.save", live=True)
 def apps_save(ctx: StepContext, window: str | None = None, paths: list[str] | None = None,
               timeout: float = 10) -> None:
     """Save every open document: ctrl+s in each LibreOffice/editor window (or those whose title
@@ -108,7 +109,7 @@ def _answer_format_dialog(display: str) -> None:
         _xdotool(display, "key", "Return")
 
 
-@reset_step("apps.close")
+@reset_step("apps.close", live=True)
 def apps_close(ctx: StepContext, window: str | None = None, kill: str | None = None, timeout: float = 10) -> None:
     """Ask the LibreOffice/editor windows (or those whose title contains ``window``) to close, as
     their X button does, and wait up to ``timeout`` s until they are gone; then stop processes

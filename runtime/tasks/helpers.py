@@ -9,12 +9,14 @@ HACKING.md: a step that writes where the agent can reach goes through
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BeforeValidator, PlainSerializer, WithJsonSchema
 
+from .step_paths import StepPath
 from .steps import StepContext, StepFailed, Verdict
 
 __all__ = [
@@ -158,15 +160,15 @@ def gold_file(ctx: StepContext, ref: str) -> Path:
 # --- paths in the task's world -----------------------------------------------------
 
 
-def _within(p: Path, base: Path) -> bool:
-    return p == base or base in p.parents
-
-
-def step_path(ctx: StepContext, value: str, step: str) -> Path:
-    """``ctx.path(value)`` for a step that writes or removes there. Without a world an absolute
-    path outside the workspace would be the host's own file (``/etc/hosts``): refused."""
+def step_path(ctx: StepContext, value: str, step: str) -> StepPath:
+    """``ctx.path(value)`` for a step that writes or removes there. Without a world only the
+    workspace may be changed: an absolute path elsewhere would be the host's own file
+    (``/etc/hosts``) and ``${WORKSPACE}/../..`` would leave it; both are refused (the kernel also
+    refuses a symlink out of the workspace when the step opens the path)."""
     p = ctx.path(value)
-    if ctx.world is None and p.is_absolute() and not any(_within(p, d) for d in (ctx.workspace, ctx.home)):
+    if ctx.world is not None and not p.root.writable:
+        raise StepFailed(f"{step}: {value} is one of the suite's files: steps never change those")
+    if ctx.world is None and (not p.root.writable or os.path.normpath(p.inner).split("/")[0] == ".."):
         raise StepFailed(
             f"{step}: {value} is outside the workspace and task {ctx.task_id or '?'} has no world"
             " (deskact doctor says why): a step never writes the host's own files"
@@ -174,22 +176,40 @@ def step_path(ctx: StepContext, value: str, step: str) -> Path:
     return p
 
 
-def give_to_world(ctx: StepContext, *paths: Path) -> None:
-    """Files and folders the host made in the world become its root's (else they show as nobody's)."""
+def _world_owner(ctx: StepContext) -> tuple[int, int] | None:
+    return (ctx.world.uid, ctx.world.uid) if ctx.world is not None else None
+
+
+def _step_path_of(ctx: StepContext, p: StepPath | Path) -> StepPath | None:
+    """A host ``Path`` a plugin built (``/proc/PID/root/x`` or a workspace path) as a StepPath."""
+    if isinstance(p, StepPath):
+        return p
+    found = ctx.path(shown(ctx, p))
+    return found if found.root.writable else None  # the suite's own files: never chowned
+
+
+def give_to_world(ctx: StepContext, *paths: StepPath | Path) -> None:
+    """Files and folders the host made in the world become its root's (else they show as nobody's).
+    The owner changes through a descriptor of each one's folder: a symlink is never followed."""
     if ctx.world is not None:
         for p in paths:
-            ctx.world.chown_to_root(p)
+            target = _step_path_of(ctx, p)
+            if target is not None:
+                target.lchown(ctx.world.uid, ctx.world.uid)
 
 
-def make_dirs(ctx: StepContext, p: Path) -> None:
+def make_dirs(ctx: StepContext, p: StepPath | Path) -> None:
     """``mkdir -p`` whose new folders (only those) belong to the world's root."""
-    missing = [d for d in (p, *p.parents) if not d.exists()]
-    p.mkdir(parents=True, exist_ok=True)
-    give_to_world(ctx, *reversed(missing))
+    target = _step_path_of(ctx, p)
+    if target is None:
+        raise StepFailed(f"{p} is one of the suite's files: steps never change those")
+    target.make_dirs(owner=_world_owner(ctx))
 
 
-def shown(ctx: StepContext, p: Path) -> str:
-    """Host path ``p`` as the agent knows it (``/etc/hosts``, not ``/proc/123/root/etc/hosts``)."""
+def shown(ctx: StepContext, p: StepPath | Path) -> str:
+    """Path ``p`` as the agent knows it (``/etc/hosts``, not ``/proc/123/root/etc/hosts``)."""
+    if isinstance(p, StepPath):
+        return str(p)
     if ctx.world is not None:
         root = ctx.world.root
         text = str(p)

@@ -23,13 +23,15 @@ import os
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
+from pathlib import Path, PurePosixPath
+from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
 
 from ..errors import DeskactError
+from ..world.rooted import RESOLVE_BENEATH, Root
 from .feedback import relative_to_workspace
+from .step_paths import StepPath
 
 
 class StepFailed(DeskactError):
@@ -82,13 +84,63 @@ class StepContext:
     """Wall-clock time (``time.time()``) when the reset steps ended: files changed later were changed
     by the agent (``files.stat``'s ``modified``)."""
 
-    def path(self, value: str | Path) -> Path:
-        """A step's path param as a host path: relative ones against the workspace, absolute ones as the
-        agent sees them. In a world, symlinks resolve inside it (an agent's link never leads out)."""
-        p = Path(value).expanduser()
-        if self.world is not None and not any(_under(p, d) for d in (self.files, self.gold) if d is not None):
-            return self.world.host_path(str(value))  # the suite's fixtures and gold files are host paths
-        return p if p.is_absolute() else self.workspace / p
+    def path(self, value: str | Path) -> StepPath:
+        """A step's path param: relative ones against the workspace, absolute ones as the agent sees
+        them. Anything the agent could have touched comes back as a ``StepPath``, opened only through
+        descriptors inside the world's root (or beneath the workspace without a world): an agent's
+        symlink never leads out, not even one swapped in while the step runs. The suite's fixtures
+        and gold files are the host's (read, never written)."""
+        p = Path(value).expanduser() if self.world is None else Path(value)
+        if any(_under(p, d) for d in (self.files, self.gold) if d is not None):
+            return StepPath(Root("/", 0, writable=False), PurePosixPath("/"), PurePosixPath(p))
+        if self.world is not None:
+            return StepPath(Root(self.world.root), PurePosixPath("/"), PurePosixPath(self.world.workspace, value))
+        shown = PurePosixPath(p if p.is_absolute() else self.workspace / p)
+        for base in (self.workspace, self.home):
+            if str(shown) == str(base) or str(shown).startswith(str(base).rstrip("/") + "/"):
+                # Compared as text on purpose: `..` stays in the path and the kernel refuses it
+                # (RESOLVE_BENEATH), as it refuses a symlink that leaves the workspace.
+                return StepPath(Root(str(base), RESOLVE_BENEATH), PurePosixPath(base), shown)
+        # Without a world an absolute path elsewhere is the host's own file: read, never written.
+        return StepPath(Root("/", 0, writable=False), PurePosixPath("/"), shown)
+
+    def agent_path(self, path: str) -> StepPath:
+        """``path()`` of a file the agent can reach (what a step may change): never the suite's files."""
+        p = self.path(path)
+        if not p.root.writable:
+            raise StepFailed(f"{path} is one of the suite's files: steps never change those")
+        return p
+
+    def open(self, path: str, mode: str = "r") -> IO[Any]:
+        """``path`` opened like ``open()`` (a regular file only), through ``path()``."""
+        return self.path(path).open(mode)
+
+    def read_bytes(self, path: str, limit: int | None = None) -> bytes:
+        return self.path(path).read_bytes(limit)
+
+    def write(self, path: str, data: bytes | str) -> None:
+        """Write a file the agent may reach; a new one belongs to the world's root."""
+        target = self.agent_path(path)
+        owner = (self.world.uid, self.world.uid) if self.world is not None else None
+        target.write_bytes(data.encode() if isinstance(data, str) else data, owner=owner)
+
+    def remove(self, path: str) -> bool:
+        """Remove a file, symlink or folder (``rm -rf``); False if nothing was there."""
+        return self.agent_path(path).remove()
+
+    def listdir(self, path: str) -> list[str]:
+        return sorted(p.name for p in self.path(path).iterdir())
+
+    def stat(self, path: str, follow_symlinks: bool = True) -> os.stat_result:
+        return self.path(path).stat(follow_symlinks=follow_symlinks)
+
+    def chmod(self, path: str, mode: int) -> None:
+        self.agent_path(path).chmod(mode)
+
+    def mkdir(self, path: str) -> None:
+        """``mkdir -p``; new folders belong to the world's root."""
+        owner = (self.world.uid, self.world.uid) if self.world is not None else None
+        self.agent_path(path).make_dirs(owner=owner)
 
     def placeholders(self) -> dict[str, str]:
         return {"WORKSPACE": str(self.workspace), "FILES": str(self.files), "HOME": str(self.home)}
@@ -140,6 +192,10 @@ class StepSpec:
     doc: str
     one_of: tuple[str, ...] = ()
     """Alternative params of which exactly one must be given."""
+    live: bool = False
+    """The step acts on the world's running processes (keys to a window, signals) and reads or
+    touches its files only through ``ctx.path``: cleanup runs it with the world thawed, every
+    other step frozen."""
 
     def validate(self, raw: Any) -> dict[str, Any]:
         """Check params; raises ValueError with a readable message."""
@@ -216,7 +272,8 @@ def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) 
     )
 
 
-def _register(kind: Kind, name: str, one_of: tuple[str, ...]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _register(kind: Kind, name: str, one_of: tuple[str, ...],
+              live: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         # Resolve string annotations (from __future__ import annotations) before building the model.
         func.__annotations__.update(
@@ -224,16 +281,20 @@ def _register(kind: Kind, name: str, one_of: tuple[str, ...]) -> Callable[[Calla
         )
         REGISTRY[kind][name] = StepSpec(
             name=name, kind=kind, func=func, params=_params_model(name, func, one_of),
-            doc=inspect.getdoc(func) or "", one_of=one_of,
+            doc=inspect.getdoc(func) or "", one_of=one_of, live=live,
         )
         return func
 
     return decorate
 
 
-def reset_step(name: str, *, one_of: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a reset/cleanup step ``family.name``: ``func(ctx, **params) -> None``."""
-    return _register("reset", name, one_of)
+def reset_step(name: str, *, one_of: tuple[str, ...] = (),
+               live: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a reset/cleanup step ``family.name``: ``func(ctx, **params) -> None``.
+
+    ``live``: the step needs the world's processes running (it sends keys or signals) and touches
+    none of its files; cleanup otherwise runs with the world frozen."""
+    return _register("reset", name, one_of, live)
 
 
 def judge(name: str, *, one_of: tuple[str, ...] = ()) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
