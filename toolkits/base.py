@@ -51,11 +51,15 @@ class ServiceHandle:
     loopback TCP port inside the sandbox to each socket and sets the variable to
     ``http://127.0.0.1:PORT``, so the service is reachable while the network is not.
     ``host``: anything host-side reset steps and judges need (never sent to the kernel).
+    ``before_task``: called before every task that lists the toolkit, ahead of its reset
+    steps: the service's state back to its start (the service lives as long as the worker,
+    its tasks must not see each other's data, whether or not they name a reset step).
     """
 
     env: dict[str, str] = field(default_factory=dict)
     sockets: dict[str, Path] = field(default_factory=dict)
     host: dict[str, Any] = field(default_factory=dict)
+    before_task: Callable[[], None] | None = None
 
 
 ServiceFactory = Callable[["ServiceContext"], AbstractContextManager[ServiceHandle]]

@@ -69,4 +69,10 @@ def google_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
 
     with emulator_service(ctx) as handle:
         handle.host.update(backend="emulator", clients=GoogleClients(base_url=handle.host["url"]), state={})
+
+        def before_task() -> None:  # an empty account, whether or not the task lists google.reset
+            handle.host["emulator"].reset()
+            handle.host["state"].clear()
+
+        handle.before_task = before_task
         yield handle

@@ -7,11 +7,14 @@
   ``host["forwarded"]``: the worlds that already have the forwarder. Resets
   and judges call it in this process: there is no admin endpoint at all, so no
   route of any socket the world holds can reset, read or replace a database, and
-  the database files live in the worker's host folder, which no world shows.
+  the database files live in the worker's host folder, which no world shows (on a
+  tmpfs of ``world.disk_mb`` as root). Every task that lists the toolkit starts from
+  the default seed (``before_task``), whether or not it names ``site.serve``.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import threading
@@ -71,6 +74,8 @@ def web_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
     with ExitStack() as stack:
         if tmp_dir is not None:
             stack.callback(shutil.rmtree, tmp_dir, True)
+        if _bounded(db_dir, ctx.config.world.disk_mb):
+            stack.callback(_unmount, db_dir)
         for name in SITES:
             db = SiteDB(APPS[name], db_dir / f"{name}.db")
             stack.callback(db.close)
@@ -80,6 +85,34 @@ def web_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
             stack.callback(server.server_close)
             stack.callback(server.shutdown)
             sites[name] = RunningSite(name=name, db=db, socket=sock, server=server)
+
+        def before_task() -> None:  # the default seed, whether or not the task lists site.serve
+            for running in sites.values():
+                running.db.reset()
+
         yield ServiceHandle(sockets={socket_env(n): s.socket for n, s in sites.items()},
                             host={"sites": sites, "forwarded": weakref.WeakKeyDictionary(),
-                                  "lock": threading.Lock()})
+                                  "lock": threading.Lock()},
+                            before_task=before_task)
+
+
+def _bounded(db_dir: Path, size_mb: int) -> bool:
+    """Put the databases on a tmpfs of ``world.disk_mb`` (as root): what a task writes through the
+    apps' forms fails with "database or disk is full" past it instead of filling the host's disk
+    (every task starts from the seed again, so the bound is per task). False where it cannot be
+    mounted (not root): the folder stays on the host's disk."""
+    if os.geteuid() != 0:
+        return False
+    from ...runtime.world import mounts
+
+    try:
+        mounts.tmpfs(str(db_dir), size_mb, mode=0o700)
+    except Exception:  # noqa: BLE001 - no mount here (a container without CAP_SYS_ADMIN): unbounded
+        return False
+    return True
+
+
+def _unmount(db_dir: Path) -> None:
+    from ...runtime.world import mounts
+
+    mounts.unmount(str(db_dir))
