@@ -30,6 +30,10 @@ IMAGE_TYPES = ("image/png", "image/jpeg")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]")
 # Dead (fully dropped) parts are swept out of the list once there are this many.
 _SWEEP_AT = 1024
+# Small writes are joined into strings of about _CHUNK characters (few objects, small
+# copies); larger ones are kept as they came (no copy at all).
+_CHUNK = 8192
+_SMALL = 1024
 
 
 def strip_ansi(text: str) -> str:
@@ -55,10 +59,11 @@ def dropped_marker(count: int) -> str:
 
 
 class _Part:
-    """One output while capturing. A text part grows as more of its stream arrives
-    (in chunks, so appending and trimming never copy what is already held)."""
+    """One output while capturing. A text part grows as more of its stream arrives, in
+    chunks (see ``_CHUNK``): appending copies at most one small chunk, and trimming the
+    front never copies what is kept."""
 
-    __slots__ = ("chunks", "error", "image", "in_tail", "size", "stream")
+    __slots__ = ("chunks", "error", "image", "in_tail", "size", "start", "stream")
     stream: Stream | None
     in_tail: bool
     image: Image | None
@@ -70,7 +75,9 @@ class _Part:
         self.in_tail = in_tail
         self.image = image
         self.error = error
-        self.chunks: deque[str] = deque()
+        self.chunks: list[str] = []
+        self.start = 0
+        """Index of the first chunk still held (the ones before it were dropped)."""
         self.size = 0
 
     @property
@@ -78,8 +85,30 @@ class _Part:
         """A text part whose every character was dropped from the middle of its stream."""
         return self.stream is not None and self.size == 0
 
-    def text(self) -> str:
-        return "".join(self.chunks)
+    def add(self, text: str) -> None:
+        if len(text) < _SMALL and len(self.chunks) > self.start and len(self.chunks[-1]) < _CHUNK:
+            self.chunks[-1] += text  # small writes (a print per line) become one string, not thousands
+        else:
+            self.chunks.append(text)
+        self.size += len(text)
+
+    def drop_front(self, count: int) -> int:
+        """Drop up to ``count`` characters from the front of the first chunk; returns how many."""
+        chunk = self.chunks[self.start]
+        cut = min(len(chunk), count)
+        if cut == len(chunk):
+            self.chunks[self.start] = ""
+            self.start += 1
+            if self.start >= 64 and self.start * 2 >= len(self.chunks):
+                del self.chunks[: self.start]
+                self.start = 0
+        else:
+            self.chunks[self.start] = chunk[cut:]
+        self.size -= cut
+        return cut
+
+    def pieces(self) -> list[str]:
+        return self.chunks[self.start:]
 
 
 class _StreamBound:
@@ -98,14 +127,7 @@ class _StreamBound:
         died = 0
         while self.tail_len > self.tail_limit:
             first = self.tail[0]
-            excess = self.tail_len - self.tail_limit
-            chunk = first.chunks[0]
-            cut = min(len(chunk), excess)
-            if cut == len(chunk):
-                first.chunks.popleft()
-            else:
-                first.chunks[0] = chunk[cut:]
-            first.size -= cut
+            cut = first.drop_front(self.tail_len - self.tail_limit)
             self.tail_len -= cut
             self.dropped += cut
             if first.size == 0:
@@ -163,8 +185,7 @@ class OutputCollector:
     def set_result(self, text: str) -> None:
         self.result = text[: self.result_limit]
         part = _Part("result")
-        part.chunks.append(self.result)
-        part.size = len(self.result)
+        part.add(self.result)
         self._parts.append(part)
 
     def image(self, bundle: dict[str, Any]) -> bool:
@@ -190,8 +211,7 @@ class OutputCollector:
         if last is None or last.stream != stream or last.in_tail != in_tail or last.dead:
             last = _Part(stream, in_tail=in_tail)
             self._parts.append(last)
-        last.chunks.append(text)
-        last.size += len(text)
+        last.add(text)
         return last
 
     # -- reading ------------------------------------------------------------------
@@ -220,7 +240,7 @@ class OutputCollector:
                 if item[0] == stream:
                     pieces.append(item[1])
             elif item.stream == stream:
-                pieces.extend(item.chunks)
+                pieces.extend(item.pieces())
         return self.clean("".join(pieces))
 
     def parts(self, drop: Callable[[ExecError], bool] = lambda e: False) -> list[OutputPart]:
@@ -240,7 +260,7 @@ class OutputCollector:
             if isinstance(item, tuple):
                 stream, pieces = item[0], [item[1]]
             elif item.stream is not None:
-                stream, pieces = item.stream, list(item.chunks)
+                stream, pieces = item.stream, item.pieces()
             else:
                 flush()
                 if item.image is not None:

@@ -158,6 +158,19 @@ def test_interleaved_streams_are_bounded_each_and_kept_in_order() -> None:
     assert len(cap._parts) < 1100  # dead parts do not pile up
 
 
+def test_a_long_stream_keeps_exactly_its_first_and_latest_characters() -> None:
+    # Writes large (kept as they came) and small (joined), trimmed over many chunks.
+    writes = [f"<{i}:" + "y" * (3000 if i % 3 else 5) + ">" for i in range(3000)]
+    cap = _collector(10_000)
+    for w in writes:
+        cap.text("stdout", w)
+    whole = "".join(writes)
+    dropped = len(whole) - 10_000
+    assert cap.stream_text("stdout") == (whole[:5000] + f"\n[... {dropped} characters dropped at capture ...]\n"
+                                         + whole[-5000:])
+    assert sum(len(c) for p in cap._parts for c in p.chunks) == 10_000  # nothing beyond the bound is held
+
+
 def test_images_are_capped_by_count_and_size() -> None:
     cap = _collector(100, max_images=2, max_image_bytes=30)
     small, big = base64.b64encode(b"\x89PNG" * 2).decode(), base64.b64encode(b"x" * 40).decode()
