@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip
 
-Aspect = Literal["text", "tables", "line_spacing"]
+Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript"]
 
 
 def _squeezed(paragraphs: list[str]) -> str:
@@ -93,10 +93,14 @@ def _spacing(value: Any) -> str:
 
 def document_difference(actual: Any, gold: Any, compare: list[Aspect], **text_options: bool) -> str | None:
     """The first difference over ``compare``'s aspects, in OSWorld's order (text first)."""
+    from ._docx_checks import different_line_sets, no_shared_subscript
+
     checks = {"text": lambda: text_difference(actual, gold, **text_options),
               "tables": lambda: tables_difference(actual, gold),
-              "line_spacing": lambda: line_spacing_difference(actual, gold)}
-    for aspect in ("text", "tables", "line_spacing"):
+              "line_spacing": lambda: line_spacing_difference(actual, gold),
+              "line_set": lambda: different_line_sets(actual, gold),
+              "subscript": lambda: no_shared_subscript(actual, gold)}
+    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript"):
         if aspect in compare and (found := checks[aspect]()) is not None:
             return found
     return None

@@ -229,7 +229,7 @@ def docx_runs(ctx: StepContext, path: str, text: str, font: str | None = None, s
 
 @judge("docx.compare")
 def docx_compare(ctx: StepContext, path: str, reference: str,
-                 compare: list[Literal["text", "tables", "line_spacing"]] = ["text"],  # noqa: B006 - never mutated
+                 compare: list[Literal["text", "tables", "line_spacing", "line_set", "subscript"]] = ["text"],  # noqa: B006 - never mutated
                  ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
                  delete_empty_lines: bool = False) -> Verdict:
     """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
@@ -237,7 +237,9 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
     paragraph by paragraph; ``ignore_order`` sorts the paragraphs, ``delete_empty_lines`` drops
     empty ones first); ``tables``, every table's size and stripped cell texts; ``line_spacing``,
-    every paragraph's line spacing. Feedback names the first difference."""
+    every paragraph's line spacing; ``line_set``, the set of non-empty paragraphs in any order;
+    ``subscript``, some run is subscript in both at the same paragraph and run position.
+    Feedback names the first difference."""
     import docx
 
     try:
@@ -250,3 +252,38 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     if found:
         return Verdict.fail(f"{p.name} differs from the gold document {reference}: {found}")
     return Verdict.ok(f"{p.name} matches the gold document ({', '.join(compare)})")
+
+
+@judge("docx.format")
+def docx_format(ctx: StepContext, path: str, first_line_centered: bool = False, font: str | None = None,
+                italic_size: float | None = None, last_paragraph_struck: bool = False,
+                footer_page_numbers: bool = False, page_breaks: int | None = None,
+                any_page_break: bool = False) -> Verdict:
+    """Formatting checks of OSWorld's Writer metrics, on the document's own settings (not what its
+    styles give): ``first_line_centered`` (the first paragraph, even empty), ``font`` (every run of
+    the body names it), ``italic_size`` (every italic run has that size in pt),
+    ``last_paragraph_struck`` (every run of the last paragraph), ``footer_page_numbers`` (each
+    section's footer starts with a paragraph holding a digit), ``page_breaks`` (exactly that many
+    page breaks in the body's runs) and ``any_page_break`` (at least one)."""
+    from . import _docx_checks as checks
+
+    try:
+        p, doc = _open(ctx, path)
+    except _Missing as exc:
+        return Verdict.fail(str(exc))
+    problems = [found for wanted, check in (
+        (first_line_centered, lambda: checks.first_line_not_centered(doc)),
+        (font is not None, lambda: checks.runs_not_in_font(doc, font or "")),
+        (italic_size is not None, lambda: checks.italic_runs_not_sized(doc, italic_size or 0)),
+        (last_paragraph_struck, lambda: checks.last_paragraph_not_struck(doc)),
+        (footer_page_numbers, lambda: checks.footer_without_number(doc)),
+    ) if wanted and (found := check()) is not None]
+    if page_breaks is not None or any_page_break:
+        count = checks.page_breaks(doc)
+        if page_breaks is not None and count != page_breaks:
+            problems.append(f"it has {count} page breaks, not {page_breaks}")
+        elif any_page_break and count == 0:
+            problems.append("it has no page break")
+    if problems:
+        return Verdict.fail(f"{p.name}: " + "; ".join(problems))
+    return Verdict.ok(f"{p.name} is formatted as expected")

@@ -191,6 +191,47 @@ def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
     return convert
 
 
+def _result_file(env: _Env, part: Part) -> str:
+    return env.agent_path(_listed(part, "result", "vm_file")[0][0])
+
+
+def _docx_format(func: str, with_text: bool = False, **checks: Any) -> Callable[[_Env, Part], None]:
+    """A Writer metric that checks the result's own formatting (after comparing its text with the
+    gold document's, for ``with_text``): docx.format with ``checks``."""
+
+    def convert(env: _Env, part: Part) -> None:
+        _needs(func, "docx.format")
+        if with_text:
+            path, reference = _files(env, part)
+            env.judge("docx.compare", path=path, reference=reference)
+        else:
+            path = _result_file(env, part)
+        env.judge("docx.format", path=path, **checks)
+
+    return convert
+
+
+def _rule(part: Part, key: str) -> Any:
+    rules = _rules(part)
+    if key not in rules:
+        raise Untranslatable(f"func {part['func']}: its rule has no {key}")
+    return rules[key]
+
+
+def _compare_font_names(env: _Env, part: Part) -> None:
+    _needs(part["func"], "docx.format")
+    env.judge("docx.format", path=_result_file(env, part), font=str(_rule(part, "font_name")))
+
+
+def _contains_page_break(env: _Env, part: Part) -> None:
+    _needs(part["func"], "docx.format")
+    if not (part.get("expected") or {}).get("type"):
+        raise Untranslatable("func contains_page_break: OSWorld calls it without its rules argument here, so the"
+                             " metric raises and the task never passes")
+    count = _rules(part).get("page_break_count")
+    env.judge("docx.format", path=_result_file(env, part), page_breaks=count, any_page_break=True)
+
+
 _PPTX_ASPECTS = ("number_of_slides", "shape", "text", "indent", "font_name", "font_size", "font_bold",
                  "font_italic", "color_rgb", "font_underline", "strike_through", "alignment", "bullets",
                  "background_color", "note")
@@ -339,6 +380,15 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_docx_files": _compare_docx_files,
     "compare_docx_tables": _compare_docx_part(["tables"]),
     "compare_line_spacing": _compare_docx_part(["text", "line_spacing"]),
+    "compare_docx_lines": _compare_docx_part(["line_set"]),
+    "compare_subscript_contains": _compare_docx_part(["subscript"]),
+    "check_italic_font_size_14": _docx_format("check_italic_font_size_14", with_text=True, italic_size=14),
+    "evaluate_strike_through_last_paragraph": _docx_format("evaluate_strike_through_last_paragraph", with_text=True,
+                                                           last_paragraph_struck=True),
+    "is_first_line_centered": _docx_format("is_first_line_centered", first_line_centered=True),
+    "has_page_numbers_in_footers": _docx_format("has_page_numbers_in_footers", footer_page_numbers=True),
+    "compare_font_names": _compare_font_names,
+    "contains_page_break": _contains_page_break,
     "compare_pptx_files": _compare_pptx_files,
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,

@@ -106,3 +106,86 @@ def test_feedback_names_the_difference(deskact: Any) -> None:
                  "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_essay.docx"}}
     assert not deskact.passes(evaluator, {GOLD_URL: gold})
     assert "lazy cat" in deskact.feedback and "lazy dog" in deskact.feedback, deskact.feedback
+
+
+def _formatted(path: Path, change: str = "") -> Path:
+    """A document with a centred title, an italic 14 pt run, a subscript, a page break, a struck
+    last paragraph, Times New Roman runs and a page number in the footer; ``change`` spoils one."""
+    from docx.enum.text import WD_BREAK, WD_PARAGRAPH_ALIGNMENT
+
+    doc = docx.Document()
+    title = doc.add_paragraph()
+    title.add_run("Water facts").font.name = "Times New Roman"
+    if change != "left-title":
+        title.paragraph_format.alignment = WD_PARAGRAPH_ALIGNMENT.CENTER
+    body = doc.add_paragraph()
+    for text, italic, sub in (("H", False, False), ("2", False, change != "no-subscript"), ("O is ", False, False),
+                              ("wet", True, False)):
+        run = body.add_run(text)
+        run.font.name = "Times New Roman" if change != "arial" or text != "wet" else "Arial"
+        run.italic = italic or None
+        run.font.subscript = sub or None
+        if italic:
+            run.font.size = Pt(14 if change != "italic-12" else 12)
+    for _ in range({"no-break": 0, "two-breaks": 2}.get(change, 1)):
+        page_break = body.add_run()
+        page_break.font.name = "Times New Roman"
+        page_break.add_break(WD_BREAK.PAGE)
+    last = doc.add_paragraph()
+    for text in ("Old ", "plan"):
+        run = last.add_run(text)
+        run.font.name = "Times New Roman"
+        run.font.strike = not (change == "half-struck" and text == "plan")
+    footer = doc.sections[0].footer.paragraphs[0]
+    footer.text = "Page 1" if change != "no-number" else "Page"
+    doc.save(str(path))
+    return path
+
+
+FORMAT_CASES = [
+    ("is_first_line_centered", None, "", True),
+    ("is_first_line_centered", None, "left-title", False),
+    ("compare_font_names", {"font_name": "Times New Roman"}, "", True),
+    ("compare_font_names", {"font_name": "Times New Roman"}, "arial", False),
+    ("check_italic_font_size_14", "gold", "", True),
+    ("check_italic_font_size_14", "gold", "italic-12", False),
+    ("evaluate_strike_through_last_paragraph", "gold", "", True),
+    ("evaluate_strike_through_last_paragraph", "gold", "half-struck", False),
+    ("has_page_numbers_in_footers", None, "", True),
+    ("has_page_numbers_in_footers", None, "no-number", False),
+    ("contains_page_break", {"page_break_count": 1}, "", True),
+    ("contains_page_break", {"page_break_count": 1}, "two-breaks", False),
+    ("contains_page_break", {}, "two-breaks", True),
+    ("contains_page_break", {}, "no-break", False),
+    ("compare_subscript_contains", "gold", "", True),
+    ("compare_subscript_contains", "gold", "no-subscript", False),
+]
+
+
+@pytest.mark.parametrize(("func", "expected", "change", "verdict"), FORMAT_CASES)
+def test_writer_format_metrics(desktop_env: Any, deskact: Any, func: str, expected: Any, change: str,
+                               verdict: bool) -> None:
+    result = _formatted(deskact.home_file(RESULT), change)
+    gold = _formatted(deskact.ctx.gold.parent / "expected.docx")
+    evaluator: dict[str, Any] = {"func": func, "result": {"type": "vm_file", "path": RESULT, "dest": "essay.docx"}}
+    if expected == "gold":
+        evaluator["expected"] = {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_essay.docx"}
+        theirs = desktop_env.passes("docs", func, str(result), str(gold))
+    elif expected is not None:
+        evaluator["expected"] = {"type": "rule", "rules": expected}
+        theirs = desktop_env.passes("docs", func, str(result), expected)
+    else:
+        theirs = desktop_env.passes("docs", func, str(result))
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("paragraphs", "verdict"), [
+    (["The end.", "The Quick Brown Fox", "  It jumps over the lazy dog.", "", "The end."], True),
+    (["The Quick Brown Fox", "It jumps over the lazy dog."], False),
+    (["The Quick Brown Fox", "It jumps over the lazy dog.", "The end", ""], False),
+])
+def test_compare_docx_lines(desktop_env: Any, deskact: Any, paragraphs: list[str], verdict: bool) -> None:
+    assert _agree(desktop_env, deskact, "compare_docx_lines", {}, {"paragraphs": paragraphs},
+                  {"paragraphs": PARAGRAPHS}) is verdict

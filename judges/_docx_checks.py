@@ -1,0 +1,89 @@
+"""Single-document checks of OSWorld's Writer metrics (desktop-env's docs.py), read with python-docx
+the way those metrics read them: direct formatting only (a run's own font, a paragraph's own
+alignment), not what styles give. Each function returns what is wrong, or None."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..runtime.tasks.helpers import clip
+
+
+def first_line_not_centered(doc: Any) -> str | None:
+    """``is_first_line_centered``: the first paragraph (empty or not) is centred by its own setting."""
+    from docx.enum.text import WD_PARAGRAPH_ALIGNMENT
+
+    if not doc.paragraphs:
+        return "the document has no paragraph"
+    first = doc.paragraphs[0]
+    if first.paragraph_format.alignment == WD_PARAGRAPH_ALIGNMENT.CENTER:
+        return None
+    return f"the first paragraph ({clip(first.text, 50)}) is not centred (its own alignment: {first.paragraph_format.alignment})"
+
+
+def runs_not_in_font(doc: Any, font: str) -> str | None:
+    """``compare_font_names``: every run of the body's paragraphs names ``font`` itself."""
+    for para in doc.paragraphs:
+        for run in para.runs:
+            if run.font.name != font:
+                return f"the run {clip(run.text, 40)} is in {run.font.name or 'the style font'}, not {font}"
+    return None
+
+
+def italic_runs_not_sized(doc: Any, size: float) -> str | None:
+    """``check_italic_font_size_14``: every italic run (its own setting) has its own size ``size`` pt."""
+    for para in doc.paragraphs:
+        for run in para.runs:
+            if run.italic and (run.font.size is None or run.font.size.pt != size):
+                actual = f"{run.font.size.pt:g} pt" if run.font.size is not None else "the style size"
+                return f"the italic run {clip(run.text, 40)} is {actual}, not {size:g} pt"
+    return None
+
+
+def last_paragraph_not_struck(doc: Any) -> str | None:
+    """``evaluate_strike_through_last_paragraph``: every run of the last paragraph is struck through."""
+    if not doc.paragraphs:
+        return "the document has no paragraph"
+    for run in doc.paragraphs[-1].runs:
+        if not run.font.strike:
+            return f"the last paragraph's run {clip(run.text, 40)} is not struck through"
+    return None
+
+
+def footer_without_number(doc: Any) -> str | None:
+    """``has_page_numbers_in_footers``: each section's footer starts with a paragraph holding a digit."""
+    for n, section in enumerate(doc.sections, 1):
+        footer = section.footer
+        text = footer.paragraphs[0].text if footer.paragraphs else ""
+        if not any(ch.isdigit() for ch in text):
+            return f"section {n}'s footer ({clip(text, 40)}) shows no page number"
+    return None
+
+
+def page_breaks(doc: Any) -> int:
+    """``contains_page_break``: page breaks (``w:br w:type="page"``) in the body paragraphs' runs."""
+    from docx.oxml.ns import qn
+
+    return sum(1 for para in doc.paragraphs for run in para.runs for br in run.element.iter(qn("w:br"))
+               if br.get(qn("w:type")) == "page")
+
+
+def no_shared_subscript(actual: Any, gold: Any) -> str | None:
+    """``compare_subscript_contains``: some run is subscript in both documents at the same place
+    (paragraph and run position), as the metric pairs them."""
+    for para_a, para_g in zip(actual.paragraphs, gold.paragraphs):
+        for run_a, run_g in zip(para_a.runs, para_g.runs):
+            if run_a.font.subscript and run_g.font.subscript:
+                return None
+    return "no run is subscript where the gold document has a subscript run"
+
+
+def different_line_sets(actual: Any, gold: Any) -> str | None:
+    """``compare_docx_lines``: the same set of non-empty paragraphs (stripped), in any order, repeats ignored."""
+    lines_a = {p.text.strip() for p in actual.paragraphs if p.text.strip()}
+    lines_g = {p.text.strip() for p in gold.paragraphs if p.text.strip()}
+    if lines_a == lines_g:
+        return None
+    missing, extra = sorted(lines_g - lines_a), sorted(lines_a - lines_g)
+    parts = ([f"lacks {clip(missing[:3], 120)}"] if missing else []) + ([f"has extra {clip(extra[:3], 120)}"] if extra else [])
+    return "its lines differ: it " + " and ".join(parts)
