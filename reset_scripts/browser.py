@@ -8,15 +8,16 @@ starts Chromium in the task's world on its display and opens the tabs;
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import time
 from typing import Any
 
+from ..runtime.tasks.helpers import step_path
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
 from ..toolkits.browser.cdp import CDPError, _socket_in
+from .files import copy_in
 
 
 @reset_step("browser.profile")
@@ -52,8 +53,9 @@ def browser_profile(
     if cookies:
         prof.save_pending_cookies(where.host_profile, cookies)
     if where.world is not None:
+        agent = where.world.uid + where.world.agent_id
         for path in where.host_profile.rglob("*"):
-            where.world.chown_to_agent(path)
+            path.lchown(agent, agent)  # through descriptors in the world: links stay links
 
 
 @reset_step("browser.open")
@@ -86,7 +88,7 @@ def browser_open(ctx: StepContext, urls: list[str] | None = None, active: int = 
         tools.close()
 
 
-@reset_step("browser.close")
+@reset_step("browser.close", live=True)
 def browser_close(ctx: StepContext, timeout: float = 15) -> None:
     """Close the task's browser as a person would (its profile is written); none running is fine."""
     session.stop(session.place(ctx), timeout)
@@ -103,10 +105,8 @@ def browser_serve(ctx: StepContext, dir: str, port: int = 8000, timeout: float =
     if not source.is_dir():
         raise StepFailed(f"browser.serve: {dir!r} is not a folder of the suite's files ({ctx.files})")
     root = f"/srv/deskact-site-{port}"
-    target = ctx.world.host_path(root)
-    shutil.copytree(source, target, dirs_exist_ok=True)
-    for path in [target, *target.rglob("*")]:
-        ctx.world.chown_to_root(path)
+    # Copied through descriptors inside the world (files.copy's way): a link there never leads out.
+    copy_in(ctx, source, step_path(ctx, root, "browser.serve"))
     ctx.world.spawn(["python3", "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", root],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + timeout

@@ -24,7 +24,10 @@ import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the kernel imports this module: no step API at import
+    from ...runtime.tasks.step_paths import StepPath
 
 PROFILE_IN_WORLD = "/tmp/deskact-chromium"
 """Where a world's Chromium keeps its profile (the world's own /tmp; the kernel finds it here)."""
@@ -73,7 +76,7 @@ def env(profile: str) -> dict[str, str]:
     return {"XDG_CONFIG_HOME": f"{profile}/xdg-config", "XDG_CACHE_HOME": f"{profile}/xdg-cache"}
 
 
-def _wait_port(profile: Path, proc: subprocess.Popen[bytes], timeout: float) -> int:
+def _wait_port(profile: Path | StepPath, proc: subprocess.Popen[bytes], timeout: float) -> int:
     """The DevTools port once Chromium wrote it; raises if it exits or takes longer than ``timeout``."""
     deadline = time.monotonic() + timeout
     port_file = profile / PORT_FILE
@@ -91,7 +94,7 @@ def _wait_port(profile: Path, proc: subprocess.Popen[bytes], timeout: float) -> 
         time.sleep(0.01)
 
 
-def scrub(profile: Path) -> None:
+def scrub(profile: Path | StepPath) -> None:
     """Remove what ties a profile to the Chromium that last ran it (its lock, its port)."""
     for name in ("SingletonLock", "SingletonSocket", "SingletonCookie", PORT_FILE):
         try:
@@ -150,7 +153,7 @@ def _template_snapshot() -> tuple[list[tuple[str, int]], list[tuple[str, int, by
     return dirs, files
 
 
-def copy_template(dest: Path, owner: int | None = None) -> None:
+def copy_template(dest: Path | StepPath, owner: int | None = None) -> None:
     """Write a copy of the template profile at ``dest`` (which must not exist), owned by ``owner``.
 
     From memory rather than ``shutil.copytree``: no re-reading ~130 files, no copystat per file,
@@ -163,23 +166,35 @@ def copy_template(dest: Path, owner: int | None = None) -> None:
     for rel, mode in dirs:
         (dest / rel).mkdir(mode=mode)
         made.append(dest / rel)
+    from ...runtime.tasks.step_paths import StepPath
+
     for rel, mode, content in files:
         path = dest / rel
-        if isinstance(content, str):
+        if isinstance(path, StepPath):  # in a world: through descriptors inside it
+            if isinstance(content, str):
+                path.symlink_to(content, owner=(owner, owner) if owner is not None else None)
+                continue
+            fd = path.root.open_regular(path.inner, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        elif isinstance(content, str):
             os.symlink(content, path)
             if owner is not None:
                 os.lchown(path, owner, owner)
             continue
-        with open(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), "wb") as out:
+        else:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+        with open(fd, "wb") as out:
             if owner is not None:
                 os.fchown(out.fileno(), owner, owner)
             out.write(content)
     if owner is not None:
-        for path in made:
-            os.chown(path, owner, owner)
+        for made_dir in made:
+            if isinstance(made_dir, StepPath):
+                made_dir.lchown(owner, owner)
+            else:
+                os.chown(made_dir, owner, owner)
 
 
-def edit_json(path: Path, change: Any) -> None:
+def edit_json(path: Path | StepPath, change: Any) -> None:
     """Load a profile JSON file (an empty dict if absent), let ``change(data)`` edit it, write it."""
     data = json.loads(path.read_text()) if path.exists() else {}
     change(data)

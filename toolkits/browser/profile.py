@@ -9,7 +9,6 @@ after a change, and everything at exit). The formats are Chromium's own:
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import tempfile
 import time
@@ -21,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ...runtime.tasks.step_paths import StepPath
 from . import chromium
 
 ROOTS = {"bookmark_bar": ("1", "Bookmarks bar"), "other": ("2", "Other bookmarks"), "synced": ("3", "Mobile bookmarks")}
@@ -103,7 +103,7 @@ def _node(mark: Bookmark, ids: list[int]) -> dict[str, Any]:
     return node
 
 
-def write_bookmarks(profile: Path, bar: list[Bookmark], other: list[Bookmark]) -> None:
+def write_bookmarks(profile: Path | StepPath, bar: list[Bookmark], other: list[Bookmark]) -> None:
     """Replace the profile's bookmarks. Chromium recomputes the checksum it finds missing."""
     ids = [len(ROOTS) + 1]
     roots = {}
@@ -115,7 +115,7 @@ def write_bookmarks(profile: Path, bar: list[Bookmark], other: list[Bookmark]) -
     (profile / "Default" / "Bookmarks").write_text(json.dumps({"roots": roots, "version": 1}, indent=1))
 
 
-def read_bookmarks(profile: Path) -> list[dict[str, Any]]:
+def read_bookmarks(profile: Path | StepPath) -> list[dict[str, Any]]:
     """Every bookmark as ``{"name", "url", "folder"}`` (folder: the path of folder names, the root's first)."""
     path = profile / "Default" / "Bookmarks"
     if not path.exists():
@@ -142,13 +142,13 @@ LINK_CHAIN = 0x30000000
 
 
 @contextmanager
-def _database_copy(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
+def _database_copy(path: Path | StepPath, write: bool) -> Iterator[sqlite3.Connection]:
     """``path`` opened as a private copy (written back if ``write``). SQLite resolves symlinks in a
     path, and a world's files are reached through /proc/PID/root, a link to "/" as the host sees it:
     opened in place, the host's own /tmp would be searched."""
     with tempfile.TemporaryDirectory(prefix="deskact-history-") as tmp:
         copy = Path(tmp) / path.name
-        shutil.copyfile(path, copy)
+        copy.write_bytes(path.read_bytes())  # a StepPath reads through descriptors inside the world
         db = sqlite3.connect(copy)
         try:
             yield db
@@ -156,10 +156,10 @@ def _database_copy(path: Path, write: bool) -> Iterator[sqlite3.Connection]:
         finally:
             db.close()
         if write:
-            shutil.copyfile(copy, path)  # into the existing file: it keeps its owner
+            path.write_bytes(copy.read_bytes())  # into the existing file: it keeps its owner
 
 
-def write_history(profile: Path, entries: list[Visit]) -> None:
+def write_history(profile: Path | StepPath, entries: list[Visit]) -> None:
     """Add pages to the profile's History database (it exists in the template profile)."""
     with _database_copy(profile / "Default" / "History", write=True) as db:
         for entry in entries:
@@ -172,7 +172,7 @@ def write_history(profile: Path, entries: list[Visit]) -> None:
                            (cur.lastrowid, last - i * 60_000_000, transition))
 
 
-def read_history(profile: Path) -> list[dict[str, Any]]:
+def read_history(profile: Path | StepPath) -> list[dict[str, Any]]:
     """Visited pages as ``{"url", "title", "visits"}``, most recent first (a closed browser's file)."""
     path = profile / "Default" / "History"
     if not path.exists():
@@ -184,11 +184,11 @@ def read_history(profile: Path) -> list[dict[str, Any]]:
 
 # -- preferences -------------------------------------------------------------------------
 
-def preferences_path(profile: Path) -> Path:
+def preferences_path(profile: Path | StepPath) -> Path | StepPath:
     return profile / "Default" / "Preferences"
 
 
-def write_settings(profile: Path, settings: dict[str, Any]) -> None:
+def write_settings(profile: Path | StepPath, settings: dict[str, Any]) -> None:
     """Set preferences by dotted name (``homepage``, ``browser.show_home_button``, ...)."""
     def change(prefs: dict[str, Any]) -> None:
         for name, value in settings.items():
@@ -197,7 +197,7 @@ def write_settings(profile: Path, settings: dict[str, Any]) -> None:
     chromium.edit_json(preferences_path(profile), change)
 
 
-def read_settings(profile: Path) -> dict[str, Any]:
+def read_settings(profile: Path | StepPath) -> dict[str, Any]:
     path = preferences_path(profile)
     return json.loads(path.read_text()) if path.exists() else {}
 
@@ -218,13 +218,13 @@ def homepage_settings(url: str) -> dict[str, Any]:
             "session.restore_on_startup": 4, "session.startup_urls": [url]}
 
 
-def save_pending_cookies(profile: Path, cookies: list[Cookie]) -> None:
+def save_pending_cookies(profile: Path | StepPath, cookies: list[Cookie]) -> None:
     path = profile / PENDING_COOKIES
     old = json.loads(path.read_text()) if path.exists() else []
     path.write_text(json.dumps(old + [c.param() for c in cookies]))
 
 
-def take_pending_cookies(profile: Path) -> list[dict[str, Any]]:
+def take_pending_cookies(profile: Path | StepPath) -> list[dict[str, Any]]:
     path = profile / PENDING_COOKIES
     if not path.exists():
         return []

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, StepFailed
 from ..gui.app_env import GUI_APP_ENV, app_env
 from . import chromium
@@ -28,7 +29,9 @@ class BrowserPlace:
     """Where the task's browser lives: its profile as the browser sees it and as the host reaches it."""
 
     profile: str
-    host_profile: Path
+    host_profile: Path | StepPath
+    """The profile as the host reaches it: in a world a ``StepPath`` (opened by descriptors inside
+    it, so the agent's ``Default -> /root/...`` link leads to the world's own /root)."""
     world: Any = None
 
     @property
@@ -38,7 +41,7 @@ class BrowserPlace:
 
 def place(ctx: StepContext) -> BrowserPlace:
     if ctx.world is not None:
-        return BrowserPlace(chromium.PROFILE_IN_WORLD, ctx.world.host_path(chromium.PROFILE_IN_WORLD), ctx.world)
+        return BrowserPlace(chromium.PROFILE_IN_WORLD, ctx.path(chromium.PROFILE_IN_WORLD), ctx.world)
     profile = chromium.host_mode_profile(ctx.display)
     return BrowserPlace(profile, Path(profile))
 
@@ -50,7 +53,10 @@ def ensure_profile(ctx: StepContext) -> BrowserPlace:
         return where
     if running(where) is not None:
         raise StepFailed("a browser is running with an unfinished profile")
-    shutil.rmtree(where.host_profile, ignore_errors=True)  # host mode: the last task's profile
+    if isinstance(where.host_profile, StepPath):
+        where.host_profile.remove()  # whatever the agent left there, links removed, never followed
+    else:
+        shutil.rmtree(where.host_profile, ignore_errors=True)  # host mode: the last task's profile
     owner = where.world.uid + where.world.agent_id if where.world is not None else None
     chromium.copy_template(where.host_profile, owner)
     downloads = str(ctx.workspace / "Downloads")
