@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 import time
 from collections.abc import Callable
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,16 @@ from ..errors import DeskactError
 from ..execution import ExecResult
 from .a11y_env import a11y_text, start_a11y_bus
 from .results import PhaseTimes
-from ..tasks.steps import StepContext, Verdict, run_judge, run_reset
+from ..tasks.steps import StepContext, Verdict, lookup, run_judge, run_reset
 from ..tasks.task import Task
 from .worker import Worker, needs_display
+
+
+def _running_if_live(ctx: StepContext, name: str) -> AbstractContextManager[Any]:
+    """The world thawed for a ``live`` cleanup step (apps.kill: a frozen process cannot take a signal)."""
+    if ctx.world is not None and lookup("reset", name).live:
+        return ctx.world.thawed()
+    return nullcontext()
 
 
 class TaskEnv:
@@ -187,11 +194,15 @@ class TaskEnv:
         problems = []
         if self.workspace is not None:
             ctx = self.context()
-            for step in self.task.cleanup:
-                try:
-                    run_reset(step.name, step.params, ctx)
-                except Exception as exc:  # noqa: BLE001 - keep cleaning up
-                    problems.append(f"cleanup step `{step.name}` failed: {exc}")
+            # Frozen as for judges: a process the agent left cannot swap a path while a cleanup step
+            # writes or removes it (steps open paths by descriptors inside the world as well).
+            with ctx.world.frozen() if ctx.world is not None else nullcontext():
+                for step in self.task.cleanup:
+                    try:
+                        with _running_if_live(ctx, step.name):
+                            run_reset(step.name, step.params, ctx)
+                    except Exception as exc:  # noqa: BLE001 - keep cleaning up
+                        problems.append(f"cleanup step `{step.name}` failed: {exc}")
         if self.a11y_bus is not None:
             self.a11y_bus.stop()
         if self.session is not None:
