@@ -26,3 +26,13 @@ def answer_regex(ctx: StepContext, pattern: Regex, ignore_case: bool = False) ->
         return Verdict.ok(f"the answer matches /{pattern}/")
     shown = clip(ctx.answer.strip()) if ctx.answer.strip() else "empty"
     return Verdict.fail(f"the answer should match /{pattern}/ but is {shown}")
+
+
+@judge("answer.infeasible")
+def answer_infeasible(ctx: StepContext) -> Verdict:
+    """The agent declared the task infeasible with ``infeasible("why")``: the right answer for a task
+    that cannot be done as asked (OSWorld's ``infeasible`` tasks). In a task without this judge, that
+    declaration fails the task."""
+    if ctx.infeasible is not None:
+        return Verdict.ok(f"the agent declared the task infeasible: {clip(ctx.infeasible or '(no reason given)')}")
+    return Verdict.fail('the task cannot be done as asked, and the agent did not say so with infeasible("why")')

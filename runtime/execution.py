@@ -76,6 +76,9 @@ class ExecResult(BaseModel):
     """The kernel was restarted: variables and imports from earlier steps are gone."""
     exited: bool = False
     """The code called exit() (the episode should finish)."""
+    infeasible: str | None = None
+    """The code called infeasible("why"): the agent declared the task cannot be done (``exited`` is
+    set too); this is its reason."""
     duration_s: float = 0.0
     outputs: list[OutputPart] = Field(default_factory=list)
     """Every output in the order the code produced it. ``stdout``, ``stderr``, ``result``,

@@ -25,7 +25,7 @@ from .screen_memory import ScreenMemory
 
 FinishReason = Literal[
     "done", "no_code", "parse_error", "step_limit", "time_limit",
-    "repetition_limit", "model_error", "kernel_error",
+    "repetition_limit", "model_error", "kernel_error", "infeasible",
 ]
 
 
@@ -78,6 +78,8 @@ class EpisodeRecord(BaseModel):
     usage: Usage = Field(default_factory=Usage)
     duration_s: float = 0.0
     answer: str = ""
+    infeasible: str | None = None
+    """Why the agent declared the task infeasible (its ``infeasible("why")``); None if it did not."""
     """What the agent printed in its last step that ran code (for answer.* judges)."""
 
 
@@ -295,7 +297,10 @@ class Episode:
         if self._tree:
             screen.append(f"\n{self._tree}")
         self.messages.append(Message.of_parts("user", [before, *output, after, *screen]))
-        if result.exited:
+        if result.infeasible is not None:
+            self.record.infeasible = result.infeasible
+            self._finish("infeasible")
+        elif result.exited:
             self._finish("done")
         elif result.status == "timeout" and timeout < self.agent.step_timeout:
             self._finish("time_limit")

@@ -83,6 +83,8 @@ class StepContext:
     reset_at: float | None = None
     """Wall-clock time (``time.time()``) when the reset steps ended: files changed later were changed
     by the agent (``files.stat``'s ``modified``)."""
+    infeasible: str | None = None
+    """Why the agent declared the task infeasible (its ``infeasible("why")``); None if it did not."""
 
     def path(self, value: str | Path) -> StepPath:
         """A step's path param: relative ones against the workspace, absolute ones as the agent sees

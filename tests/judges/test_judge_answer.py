@@ -25,3 +25,12 @@ def test_answer(ctx: StepContext) -> None:
         lookup("judge", "answer.regex").validate({"pattern": "[a-"})
     with pytest.raises(ValueError, match="unknown param `txt` for `answer.contains`; did you mean `text`?"):
         lookup("judge", "answer.contains").validate({"txt": "x"})
+
+
+def test_answer_infeasible(ctx: StepContext) -> None:
+    ctx.infeasible = None
+    v = j("answer.infeasible", ctx)
+    assert not v.passed and 'did not say so with infeasible("why")' in v.feedback
+    ctx.infeasible = "there is no such menu"
+    v = j("answer.infeasible", ctx)
+    assert v.passed and v.feedback == "the agent declared the task infeasible: 'there is no such menu'"

@@ -11,6 +11,8 @@ Keep it dependency-free: it runs under the sandbox's limits.
 - ``exit()`` / ``quit()`` end the episode instead of the kernel: they raise
   ``DeskactExit``, which a custom IPython handler swallows; the host sees the
   exception name in the execute_reply and reports ``exited=True``.
+  ``infeasible("why")`` ends it the same way, declaring that the task cannot be
+  done (``DeskactInfeasible``, its reason in the reply's evalue).
 - Local services (the Google emulator) listen on host Unix sockets. In a
   network namespace the host's loopback is unreachable, so a tiny forwarder
   listens on the kernel's own 127.0.0.1 and relays each connection to the
@@ -27,6 +29,7 @@ from typing import Any
 from ..socket_relay import serve
 
 EXIT_NAME = "DeskactExit"
+INFEASIBLE_NAME = "DeskactInfeasible"
 CAPTURE_VAR = "DESKACT_CAPTURE_LIMIT"
 
 
@@ -37,6 +40,15 @@ class DeskactExit(BaseException):
         # IPython 9 formats a traceback of every failed cell for its history, with
         # stack_data and pygments (~60 ms the first time). An exit has nothing to show.
         return []
+
+
+class DeskactInfeasible(DeskactExit):
+    """Raised by infeasible("why"): the agent declares that the task cannot be done."""
+
+
+def infeasible(reason: str = "") -> None:
+    """Declare that the task cannot be done as asked, saying why; ends the episode like exit()."""
+    raise DeskactInfeasible(str(reason))
 
 
 def _make_exit() -> Any:
@@ -214,9 +226,9 @@ def load_ipython_extension(shell: Any) -> None:
         shell.history_manager.outputs = _NoOutputHistory()
     shell.events.register("post_run_cell", _forked_child_guard(os.getpid()))
     exit_ = _make_exit()
-    for name in ("exit", "quit"):
-        shell.user_ns[name] = exit_
-        shell.user_ns_hidden[name] = exit_
+    for name, value in (("exit", exit_), ("quit", exit_), ("infeasible", infeasible)):
+        shell.user_ns[name] = value
+        shell.user_ns_hidden[name] = value
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
     _refuse_input(shell)

@@ -8,7 +8,7 @@ from typing import Any
 
 from ...config import Config
 from ...execution import ExecError, ExecResult
-from .boot import EXIT_NAME
+from .boot import EXIT_NAME, INFEASIBLE_NAME
 from .outputs import OutputCollector, strip_ansi
 
 # Room for the kernel's own marker line: the kernel already caps each stream at
@@ -74,10 +74,12 @@ class ExecuteCapture:
     def to_result(self, status: str, restarted: bool, duration: float) -> ExecResult:
         out = self.outputs
         error = out.error
-        exited = False
+        exited, infeasible = False, None
         if self.reply is not None and self.reply.get("status") == "error":
-            if self.reply.get("ename") == EXIT_NAME:
+            if self.reply.get("ename") in (EXIT_NAME, INFEASIBLE_NAME):
                 exited, error = True, None
+                if self.reply["ename"] == INFEASIBLE_NAME:
+                    infeasible = str(self.reply.get("evalue") or "")
             elif error is None:
                 error = exec_error(self.reply)
                 out.add_error(error)
@@ -94,9 +96,10 @@ class ExecuteCapture:
             error=error,
             images=out.images,
             images_dropped=out.images_dropped,
-            outputs=out.parts(drop=lambda e: exited and e.ename == EXIT_NAME),
+            outputs=out.parts(drop=lambda e: exited and e.ename in (EXIT_NAME, INFEASIBLE_NAME)),
             restarted=restarted,
             exited=exited,
+            infeasible=infeasible,
             duration_s=round(duration, 4),
         )
 

@@ -49,6 +49,12 @@ def test_done_runs_the_code_before_exit(kernel):
     assert kernel.execute("1+1").result == "2"
 
 
+def test_infeasible_finishes_with_its_reason(kernel):
+    rec = episode(kernel, [block("print('checked')\ninfeasible('VS Code has no such option')")]).run()
+    assert (rec.finish_reason, rec.infeasible) == ("infeasible", "VS Code has no such option")
+    assert rec.answer.strip() == "checked"
+
+
 def test_no_code_finishes_by_default(kernel):
     rec = episode(kernel, ["I think the task is already complete."]).run()
     assert rec.finish_reason == "no_code" and len(rec.steps) == 1

@@ -112,6 +112,13 @@ def test_exit_finishes_without_killing_the_kernel(session: KernelSession) -> Non
     assert session.execute("marker", timeout=10).result == "7"
 
 
+def test_infeasible_ends_like_exit_and_says_why(session: KernelSession) -> None:
+    r = session.execute("print('looked')\ninfeasible('there is no such setting')\nprint('after')", timeout=10)
+    assert (r.status, r.exited, r.error, r.stdout) == ("ok", True, None, "looked\n")
+    assert r.infeasible == "there is no such setting" and not r.outputs[1:]
+    assert session.execute("exit()", timeout=10).infeasible is None
+
+
 @pytest.mark.parametrize("code", ["input('name? ')", "import getpass\ngetpass.getpass()"])
 def test_input_gives_a_clear_error(session: KernelSession, code: str) -> None:
     r = session.execute(code, timeout=10)
