@@ -91,6 +91,7 @@ class TaskEnv:
             task_id=self.task.id,
             world=getattr(self.session, "world", None),
             reset_at=self.reset_at,
+            infeasible=self.episode.record.infeasible if self.episode else None,
         )
 
     def expand(self, text: str) -> str:
@@ -182,6 +183,11 @@ class TaskEnv:
         # swap a file between a judge's path check and its read.
         with ctx.world.frozen() if ctx.world is not None else nullcontext():
             verdicts = [run_judge(step.name, step.params, ctx) for step in self.task.judge]
+        if ctx.infeasible is not None and not any(step.name == "answer.infeasible" for step in self.task.judge):
+            # Giving up on a task that can be done is a wrong answer, whatever the judges found.
+            verdicts.append(Verdict(passed=False, judge="infeasible", params={"reason": ctx.infeasible},
+                                    feedback=f"the agent declared the task infeasible ({ctx.infeasible or 'no reason given'}),"
+                                             " but it can be done"))
         self.times.judge = time.monotonic() - start
         return verdicts
 
