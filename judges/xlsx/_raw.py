@@ -16,19 +16,22 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from ...runtime.tasks.step_paths import StepPath
+
 _NS = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 
 
 class RawSheet:
     """One sheet's cells by coordinate; an unreadable workbook or sheet gives no cells at all."""
 
-    def __init__(self, path: Path, sheet: str | int) -> None:
-        """``sheet`` is a name, or a position in the workbook's sheet order (0 is the first)."""
+    def __init__(self, path: Path | StepPath, sheet: str | int) -> None:
+        """``sheet`` is a name, or a position in the workbook's sheet order (0 is the first). An
+        agent's file (``StepPath``) is read through its descriptor, never opened again by name."""
         self.cells: dict[str, ElementTree.Element] = {}
         self.shared: list[str] = []
         self.found = False
         try:
-            with zipfile.ZipFile(str(path)) as z:
+            with zipfile.ZipFile(path.bytes_io() if isinstance(path, StepPath) else path) as z:
                 self.shared = _shared_strings(z)
                 book = ElementTree.fromstring(z.read("xl/workbook.xml"))
                 sheets = [(s.get("name"), s.get("sheetId")) for s in book.iter(f"{_NS}sheet")]
