@@ -329,11 +329,12 @@ def _compare_table(env: _Env, part: Part) -> None:
     """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
     every value, text taken exactly, a column of numbers and numeric text read as numbers) and
     sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
-    first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare."""
+    first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare;
+    chart -> xlsx.charts."""
     _needs(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
     unsupported = sorted({str(r.get("type")) for r in rules}
-                         - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print"})
+                         - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print", "chart"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
@@ -353,7 +354,8 @@ def _compare_table(env: _Env, part: Part) -> None:
               for r in fuzzy]
     cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
     printed = [r for r in rules if r["type"] == "sheet_print"]
-    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed))
+    charted = any(r["type"] == "chart" for r in rules)
+    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
     if data or names_too or not (fuzzy or checks):
         picked = [value for _, value in pairs]
         # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
@@ -366,6 +368,9 @@ def _compare_table(env: _Env, part: Part) -> None:
         env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
     for rule in printed:
         _printed(env, part, rule)
+    for rule in (r for r in rules if r["type"] == "chart"):
+        env.judge("xlsx.charts", path=path, gold=gold, props=list(rule.get("chart_props") or []),
+                  sheet=_sheet_ref(rule.get("sheet_idx0"), "R"), gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
 
 
 def _infeasible(env: _Env, part: Part) -> None:

@@ -219,3 +219,59 @@ def test_compare_table_sheet_print(desktop_env: Any, deskact: Any, rule: dict[st
     ours = deskact.passes(evaluator, {GOLD_URL: gold, csv_url: gold_dir / "expected-Sheet1.csv"})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _charted(path: Path, kind: str = "bar", title: str = "Sales", legend: str | None = "r", rows: int = 3,
+             y_title: str = "Units", direction: str = "col", charts: int = 1) -> Path:
+    from openpyxl.chart import BarChart, LineChart, Reference
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sheet1"
+    for row in ROWS:
+        ws.append(row)
+    for n in range(charts):
+        chart = BarChart() if kind == "bar" else LineChart()
+        if kind == "bar":
+            chart.type = direction
+        chart.title = title
+        chart.y_axis.title = y_title
+        chart.add_data(Reference(ws, min_col=2, min_row=1, max_row=rows), titles_from_data=True)
+        chart.set_categories(Reference(ws, min_col=1, min_row=2, max_row=rows))
+        if legend is None:
+            chart.legend = None
+        else:
+            chart.legend.position = legend
+        ws.add_chart(chart, f"E{2 + 15 * n}")
+    wb.save(path)
+    return path
+
+
+CHART_CASES = [
+    (["type", "legend", "title"], {}, True),
+    (["type", "legend", "title"], {"kind": "line"}, False),
+    (["type", "legend", "title"], {"title": "Revenue"}, False),
+    (["type", "legend", "title"], {"legend": "b"}, False),
+    (["type", "title"], {"legend": "b"}, True),
+    (["type", "legend"], {"legend": None}, False),
+    (["type"], {"rows": 2}, False),  # another data range: another chart
+    (["xtitle", "ytitle", "type"], {"y_title": "Pieces"}, False),
+    (["type", "direction"], {"direction": "bar"}, False),
+    (["type", "direction"], {}, True),
+    (["type"], {"charts": 2}, True),  # two charts of the same series count once, as in OSWorld
+]
+
+
+@pytest.mark.parametrize(("props", "change", "verdict"), CHART_CASES)
+def test_compare_table_chart(desktop_env: Any, deskact: Any, props: list[str], change: dict[str, Any],
+                             verdict: bool) -> None:
+    rules = [{"type": "chart", "sheet_idx0": 0, "sheet_idx1": "EI0", "chart_props": props}]
+    gold = _charted(deskact.ctx.gold.parent / "expected.xlsx")
+    result_path = _charted(deskact.home_file(RESULT), **change)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
