@@ -16,6 +16,8 @@ import pytest
 FIXTURES = Path(__file__).parent / "fixtures"
 SERVED: dict[str, bytes] = {}
 """Query id (Drive's ``id=``) -> body; anything else gets a small text body."""
+REQUESTS: list[str] = []
+"""Every path the server was asked for, in order."""
 
 
 def workbook(rows: dict[str, list[list[object]]]) -> bytes:
@@ -36,6 +38,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         from urllib.parse import parse_qs, urlsplit
 
+        REQUESTS.append(self.path)
         key = (parse_qs(urlsplit(self.path).query).get("id") or [""])[0]
         body = SERVED.get(key, f"file for {self.path}\n".encode())
         self.send_response(200)
@@ -65,6 +68,10 @@ class FileHost:
         self.base = base
         self.served = SERVED
         self.workbook = workbook
+
+    def hits(self) -> int:
+        """How many requests the server has answered so far."""
+        return len(REQUESTS)
 
     def url_for(self, source: str) -> str:
         """This server's URL for a source URL (its query kept: Drive's ``id=`` picks the body)."""
