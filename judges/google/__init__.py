@@ -8,7 +8,7 @@ registers them all. ``file_text`` and ``slide_titles`` stay importable from here
 were when google was one module.
 """
 
-from . import calendar, docs, forms, gmail, sheets  # noqa: F401  (registration)
+from . import calendar, docs, forms, gmail, matching, sheets  # noqa: F401  (registration)
 from .drive import file_text
 from .slides import slide_titles
 
