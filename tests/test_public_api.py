@@ -29,7 +29,12 @@ PUBLIC = [
     # notebooks
     "Env", "load_ipython_extension",
     # models
-    "Model", "Message", "ModelReply", "Usage", "make_model", "model_provider",
+    "Model", "Message", "ModelReply", "Usage", "make_model", "model_provider", "Scripted",
+    # an agent's own loop
+    "Episode", "StepRecord", "extract_code",
+    # tasks, runs and reports from Python
+    "Task", "load_tasks", "SUITES_DIR", "Config", "load_config", "Run", "RunOptions", "validate",
+    "write_report", "compare_runs",
     "__version__",
 ]
 
