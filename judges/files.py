@@ -256,6 +256,26 @@ def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blank
                         f" {clip(expected[at:at + 60] or 'end of file', 70)}", first_difference=at + 1)
 
 
+@judge("files.lines")
+def files_lines(ctx: StepContext, path: str, expect: list[Regex] = [], unexpect: list[Regex] = []) -> Verdict:  # noqa: B006
+    """Line by line, as OSWorld's ``check_list`` reads a file: each ``expect`` regex is found
+    (re.search) in some line, and no line holds any ``unexpect`` regex. A line keeps its newline."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a text file but {'is a directory' if p.is_dir() else 'does not exist'}")
+    with p.open(encoding="utf-8", errors="replace") as f:
+        lines = list(f)
+    problems = [f"no line matches /{pattern}/" for pattern in expect
+                if not any(re.search(pattern, line) for line in lines)]
+    for pattern in unexpect:
+        hit = next((line for line in lines if re.search(pattern, line)), None)
+        if hit is not None:
+            problems.append(f"the line {clip(hit.rstrip(), 80)} matches /{pattern}/")
+    if problems:
+        return Verdict.fail(f"{p} ({len(lines)} lines): " + "; ".join(problems))
+    return Verdict.ok(f"{p} has lines matching every expected pattern and none of the others")
+
+
 # --- files.stat: a file's size, mode, owner and whether it changed after the reset, in one judge. ---
 #
 # Size bounds catch a truncated download or an empty export that still "exists";

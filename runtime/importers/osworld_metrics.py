@@ -47,8 +47,10 @@ class _Env:
     """Hooks into the importer: where agent paths go, how commands and gold files are written."""
 
     def __init__(self, gold: GoldFetcher, agent_path: Callable[[str], str],
-                 shell_text: Callable[[str | list[str]], str], out: Translation) -> None:
+                 shell_text: Callable[[str | list[str]], str], out: Translation,
+                 cache_path: Callable[[str], str] | None = None) -> None:
         self.gold, self.agent_path, self.shell_text, self.out = gold, agent_path, shell_text, out
+        self.cache_path = cache_path
 
     def judge(self, name: str, **params: Any) -> None:
         self.out.judge.append(step("judge", name, **params))
@@ -193,6 +195,23 @@ def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
 
 def _result_file(env: _Env, part: Part) -> str:
     return env.agent_path(_listed(part, "result", "vm_file")[0][0])
+
+
+def _text_result(env: _Env, part: Part) -> str:
+    """A file the agent left (vm_file) or a set-up command's saved output (cache_file)."""
+    result = part.get("result") or {}
+    if result.get("type") == "cache_file" and isinstance(result.get("path"), str):
+        if env.cache_path is None:
+            raise Untranslatable("result type cache_file: the importer gives no place for set-up commands' output")
+        return env.cache_path(result["path"])
+    return _result_file(env, part)
+
+
+def _check_list(env: _Env, part: Part) -> None:
+    _needs(part["func"], "files.lines")
+    rules = _rules(part)
+    env.judge("files.lines", path=_text_result(env, part), expect=[escape(r) for r in rules.get("expect", [])],
+              unexpect=[escape(r) for r in rules.get("unexpect", [])])
 
 
 def _docx_format(func: str, with_text: bool = False, **checks: Any) -> Callable[[_Env, Part], None]:
@@ -397,6 +416,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_pptx_files": _compare_pptx_files,
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,
+    "check_list": _check_list,
     "infeasible": _infeasible,
 }
 """OSWorld metric func -> translation. Each entry has a conformance test against desktop-env."""
@@ -417,13 +437,16 @@ def split_parts(evaluator: dict[str, Any]) -> list[Part]:
 
 
 def translate_evaluator(evaluator: dict[str, Any], gold: GoldFetcher, agent_path: Callable[[str], str],
-                        shell_text: Callable[[str | list[str]], str]) -> Translation:
+                        shell_text: Callable[[str | list[str]], str],
+                        cache_path: Callable[[str], str] | None = None) -> Translation:
     """An OSWorld task's ``evaluator`` as deskact judge steps (``Translation.judge``, all must
     pass), with the reset steps they rely on; or, in ``Translation.reasons``, why it cannot be.
 
     ``gold(url, name)`` fetches an expected file and returns the judge's reference to it;
     ``agent_path`` turns a VM path into the task's path (``/home/user`` -> ``${HOME}``);
-    ``shell_text`` writes a VM command for a deskact step. ``postconfig`` is not read here.
+    ``shell_text`` writes a VM command for a deskact step; ``cache_path`` gives where a
+    ``cache_file`` getter's file (a set-up command's saved output) is in the task's world (without
+    it such getters are reported). ``postconfig`` is not read here.
     """
     out = Translation()
     if not isinstance(evaluator, dict):
@@ -435,7 +458,7 @@ def translate_evaluator(evaluator: dict[str, Any], gold: GoldFetcher, agent_path
     if isinstance(evaluator["func"], list) and evaluator.get("conj", "and") != "and":
         out.reasons.append(f"conj {evaluator.get('conj')}: only all-must-pass evaluator lists are translated")
         return out
-    env = _Env(gold, agent_path, shell_text, out)
+    env = _Env(gold, agent_path, shell_text, out, cache_path)
     for part in split_parts(evaluator):
         convert = METRICS.get(str(part["func"]))
         if convert is None:

@@ -1,5 +1,5 @@
 """files.compare_text: a text file against a gold one, exactly or with blanks/case ignored; the
-feedback names the line and what differs there. Verdicts against OSWorld's compare_text_file are
+feedback names the line and what differs there. files.lines: regexes line by line. Verdicts against OSWorld's compare_text_file are
 checked in tests/runtime/importers/osworld_conformance/test_conformance_general.py."""
 
 from __future__ import annotations
@@ -33,3 +33,12 @@ def test_missing_final_newline_and_missing_file_fail(ctx: StepContext) -> None:
     (ctx.workspace / "out.txt").write_text("alpha")
     v = j(ctx)
     assert not v.passed and "'end of file' where the gold file has '\\n'" in v.feedback, v.feedback
+
+
+def test_files_lines_expect_and_unexpect_per_line(ctx: StepContext) -> None:
+    (ctx.workspace / "list.txt").write_text("alpha 1\nbeta 2\n")
+    v = run_judge("files.lines", {"path": "list.txt", "expect": [r"alpha \d", "gamma"], "unexpect": ["beta"]}, ctx)
+    assert not v.passed and "no line matches /gamma/" in v.feedback and "the line 'beta 2' matches /beta/" in v.feedback
+    assert run_judge("files.lines", {"path": "list.txt", "expect": ["2$"], "unexpect": ["^gamma"]}, ctx).passed
+    v = run_judge("files.lines", {"path": "missing.txt", "expect": ["x"]}, ctx)
+    assert not v.passed and "does not exist" in v.feedback

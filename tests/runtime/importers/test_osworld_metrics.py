@@ -72,6 +72,8 @@ def test_office_files_with_their_options() -> None:
     ({"func": "contains_page_break", "result": FILE}, "without its rules argument"),
     ({"func": "compare_font_names", "result": FILE, "expected": {"type": "rule", "rules": {}}},
      "its rule has no font_name"),
+    ({"func": "check_list", "result": {"type": "cache_file", "path": "apt.out"},
+      "expected": {"type": "rule", "rules": {"expect": ["x"]}}}, "gives no place for set-up commands' output"),
     ({"func": ["exact_match", "exact_match"], "conj": "or"}, "conj or"),
     ({"func": "check_gnome_favorite_apps"}, "func check_gnome_favorite_apps: no deskact judge"),
     ({"func": ""}, "func empty"),

@@ -64,6 +64,10 @@ def _agent_path(vm_path: str) -> str:
     return "${HOME}/" + vm_path.removeprefix("/home/user/")
 
 
+def _cache_path(name: str) -> str:
+    return "${HOME}/.osworld-cache/" + name
+
+
 def _shell_text(command: str | list[str]) -> str:
     return (command if isinstance(command, str) else shlex.join(command)).replace("$", "$$")
 
@@ -89,7 +93,7 @@ class Deskact:
             (self.ctx.gold / name).write_bytes((gold or {})[url].read_bytes())
             return name
 
-        translation = translate_evaluator(evaluator, fetch, _agent_path, _shell_text)
+        translation = translate_evaluator(evaluator, fetch, _agent_path, _shell_text, _cache_path)
         assert not translation.reasons, translation.reasons
         verdicts = [run_judge(name, params, self.ctx) for s in translation.judge for name, params in s.items()]
         assert not any(v.error for v in verdicts), [v.feedback for v in verdicts]

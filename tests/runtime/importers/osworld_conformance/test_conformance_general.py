@@ -96,3 +96,34 @@ def test_missing_text_file_fails_both(desktop_env: Any, deskact: Any, tmp_path: 
                  "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_notes.txt"}}
     assert not deskact.passes(evaluator, {GOLD_URL: gold}) and "does not exist" in deskact.feedback
     assert not desktop_env.passes("vscode", "compare_text_file", None, str(gold))
+
+
+LISTING = "org.openoffice.languagetool.oxt\nopenjdk-17-jre: installed\n/usr/lib/thunderbird/thunderbird-bin\n"
+
+
+@pytest.mark.parametrize(("rules", "text", "verdict"), [
+    ({"expect": [r"org\.openoffice\.languagetool\.oxt", r"openjdk-\d+-(jre|jdk)"]}, LISTING, True),
+    ({"expect": [r"openjdk-\d+-(jre|jdk)"]}, "openjdk-jre\n", False),
+    ({"expect": [r"\bCOMPANY\.msf\b", r"\bCOMPANY/?(?!\.msf)"]}, "COMPANY.msf\nCOMPANY\n", True),
+    ({"expect": [r"\bCOMPANY\.msf\b", r"\bCOMPANY/?(?!\.msf)"]}, "COMPANY.msf\n", False),
+    ({"unexpect": ["/usr/lib/thunderbird/thunderbird"]}, LISTING, False),
+    ({"unexpect": ["/usr/lib/thunderbird/thunderbird$"]}, LISTING, True),
+    ({"expect": ["installed$"]}, LISTING, True),  # a line keeps its newline; $ matches before it
+    ({"expect": ["Orchis"], "unexpect": ["Adwaita"]}, "'Orchis'\n", True),
+    ({"expect": ["a\nb"]}, "a\nb\n", False),  # one line at a time
+])
+@pytest.mark.parametrize("getter", ["vm_file", "cache_file"])
+def test_check_list(desktop_env: Any, deskact: Any, rules: dict[str, Any], text: str, verdict: bool,
+                    getter: str) -> None:
+    if getter == "vm_file":
+        result = {"type": "vm_file", "path": "/home/user/list.txt", "dest": "list.txt"}
+        where = deskact.home_file("/home/user/list.txt")
+    else:
+        result = {"type": "cache_file", "path": "apt.out"}
+        where = deskact.home_file("/home/user/.osworld-cache/apt.out")
+    where.write_text(text)
+    evaluator = {"func": "check_list", "result": result, "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("general", "check_list", str(where), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
