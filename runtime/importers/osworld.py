@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ...toolkits.builtin import DESKTOP_TOOLKIT
@@ -30,7 +30,7 @@ from .common import (
 )
 from .downloads import Downloader
 from .osworld_metrics import METRICS, split_parts, translate_evaluator
-from .osworld_setup import SETUP_REASONS, SETUP_TYPES, Setup, command_line, vm_path
+from .osworld_setup import CACHE_DIR, SETUP_REASONS, SETUP_TYPES, Setup, command_line, vm_path
 
 __all__ = ["FIELDS", "command_line", "convert", "field_status", "import_osworld", "vm_path"]
 
@@ -170,12 +170,17 @@ def _evaluator(t: _Task, ev: dict[str, Any]) -> None:
         for where in ("result", "expected"):
             if part.get(where):  # a getter this importer knows must not carry keys it does not honour
                 t.attempt(getters.check_keys, part[where], where)
-    out = translate_evaluator(ev, t.gold, vm_path, _judge_command)
+    out = translate_evaluator(ev, t.gold, vm_path, _judge_command, _cache_path)
     t.judge += out.judge
     t.reset += [s for s in out.reset if s not in t.reset]
     t.setup.notes += out.notes
     t.setup.needs_world |= out.needs_world
     t.reasons += [_with_reason(r) for r in out.reasons]
+
+
+def _cache_path(name: str) -> str:
+    # Where the set-up saved a command's output (osworld_setup writes CACHE_DIR/<its base name>).
+    return f"{CACHE_DIR}/{PurePosixPath(name).name}"
 
 
 def _judge_command(command: str | list[str]) -> str:

@@ -15,8 +15,9 @@ from typing import Any
 from .common import Untranslatable
 
 GETTER_KEYS: dict[str, set[str]] = {
-    "vm_file": {"type", "path", "dest"},
-    "cloud_file": {"type", "path", "dest"},
+    "vm_file": {"type", "path", "dest", "multi", "gives"},
+    "cloud_file": {"type", "path", "dest", "multi", "gives"},
+    "cache_file": {"type", "path"},
     "vm_command_line": {"type", "command", "shell"},
     "vm_terminal_output": {"type"},
     "rule": {"type", "rules"},
@@ -47,7 +48,6 @@ GETTER_REASONS: dict[str, str] = {
     "time_diff_range": "a time range relative to the run: no judge computes it",
     "calc_insensitive_md5": "a case-insensitive md5 of a sheet: no judge computes it",
     "vm_command_error": "a command's stderr: no translated metric reads it yet",
-    "cache_file": "a set-up command's saved output: no translated metric reads it yet",
     "": "an empty getter type (OSWorld's template)",
 }
 """Getters reported, with the reason."""
