@@ -67,7 +67,11 @@ def copy_in(ctx: StepContext, source: Path, target: StepPath) -> None:
     if source.is_dir():
         make_dirs(ctx, target)
         for item in sorted(source.rglob("*")):
-            _copy_one(ctx, item, target / str(item.relative_to(source)))
+            relative = item.relative_to(source)
+            # pip compiles an installed suite's .py fixtures into __pycache__ beside them: bytecode
+            # of the package, not part of the task's files.
+            if "__pycache__" not in relative.parts:
+                _copy_one(ctx, item, target / str(relative))
     else:
         _copy_one(ctx, source, target)
 

@@ -48,6 +48,16 @@ def test_copy_file_and_dir_from_fixtures(ctx: StepContext) -> None:
     assert copied.stat().st_mode & 0o200, "the agent's copy must be writable"
 
 
+def test_copy_leaves_out_bytecode_beside_python_fixtures(ctx: StepContext) -> None:
+    # As pip leaves an installed suite's fixtures: each .py file compiled into __pycache__.
+    (ctx.files / "project/src/__pycache__").mkdir(parents=True)
+    (ctx.files / "project/src/main.py").write_text("print(1)\n")
+    (ctx.files / "project/src/__pycache__/main.cpython-311.pyc").write_bytes(b"\x00")
+    run_reset("files.copy", {"src": "project", "dst": "${WORKSPACE}/project"}, ctx)
+    copied = sorted(str(p.relative_to(ctx.workspace)) for p in (ctx.workspace / "project").rglob("*"))
+    assert copied == ["project/src", "project/src/main.py"]
+
+
 def test_copy_missing_fixture_and_escape(ctx: StepContext) -> None:
     with pytest.raises(StepFailed, match="fixture 'nope.txt' not found"):
         run_reset("files.copy", {"src": "nope.txt", "dst": "x"}, ctx)
