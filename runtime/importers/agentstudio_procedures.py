@@ -1,0 +1,316 @@
+"""AgentStudio's procedures -> deskact steps: one table, ``PROCEDURES``, of every (evaluator,
+function) its task files use, each with the params it reads and either its translation or the
+reason it is reported.
+
+The semantics are AgentStudio's own (agent_studio/envs/desktop_env/evaluators/*, read from its
+public source): file contents compare exactly unless ``method: strip``; events and mails match
+field by field exactly (``google.event_match``, ``google.message_match``); a Drive search sees
+the trash, so "does not exist" needs the file deleted, not trashed; office files go through
+OSWorld's metric table, whose functions AgentStudio copied.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from .agentstudio_google import (
+    create_event,
+    doc_check,
+    doc_link,
+    document,
+    draft,
+    draft_check,
+    event_check,
+    file_check,
+    important,
+    in_trash,
+    label,
+    send,
+    sent_check,
+    trash,
+)
+from .common import Untranslatable, escape, step
+from .osworld_metrics import translate_evaluator
+
+if TYPE_CHECKING:
+    from .agentstudio import Acc
+
+Steps = list[dict[str, Any]]
+Fn = Callable[[dict[str, Any], "Acc"], Steps]
+
+APP_WINDOWS = {"libreoffice": "LibreOffice", "soffice": "LibreOffice", "gimp": "GIMP"}
+"""create_process ``wait_for`` (a process AgentStudio waits for) -> a title its window has: the
+launch waits for that window, so a missing app fails the reset (an error, not a failed task)."""
+LAUNCH_TIMEOUT = 120
+"""Seconds a launch may take; AgentStudio waits without limit."""
+
+
+@dataclass(frozen=True)
+class Procedure:
+    params: frozenset[str]
+    """Params it reads (``event_info.colorId`` for a key inside a dict param); any other is a reason."""
+    translate: Fn | None = None
+    reason: str = ""
+    """Why it is reported, when it has no translation."""
+
+
+def _text(value: str) -> str:
+    from .agentstudio import text  # the placeholders live with the importer
+
+    return text(value)
+
+
+def _exact(content: str, strip: bool) -> str:
+    """A regex matching the whole text (files.content ``equals`` ignores trailing whitespace)."""
+    if strip:
+        return escape(r"\A\s*" + re.escape(content.strip()) + r"\s*\Z")
+    return escape(r"\A" + re.escape(content) + r"\Z")
+
+
+# --- filesystem ----------------------------------------------------------------------------------
+
+def _fs_exists(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("judge", "files.exists" if want else "files.absent", path=_text(path))
+            for path, want in p["file_to_check"].items()]
+
+
+def _fs_type(p: dict[str, Any], _: Acc) -> Steps:
+    kinds = {"file": "file", "folder": "dir"}
+    bad = sorted(set(p["file_to_check"].values()) - set(kinds))
+    if bad:
+        raise Untranslatable(f"filesystem.type_check: type {bad} makes AgentStudio raise ValueError")
+    return [step("judge", "files.exists", path=_text(path), kind=kinds[kind]) for path, kind in p["file_to_check"].items()]
+
+
+def _fs_content(p: dict[str, Any], _: Acc) -> Steps:
+    method = p.get("method", "exact")
+    if method not in ("exact", "strip"):
+        raise Untranslatable(f"filesystem.content_check: method {method!r} makes AgentStudio raise ValueError")
+    return [step("judge", "files.content", path=_text(path), regex=_exact(content, method == "strip"))
+            for path, content in p["file_to_check"].items()]
+
+
+def _fs_metadata(p: dict[str, Any], _: Acc) -> Steps:
+    out = []
+    for path, meta in p["file_to_check"].items():
+        unknown = sorted(set(meta) - {"size"})
+        if unknown:
+            raise Untranslatable(f"filesystem.metadata_check: fields {unknown} are not translated")
+        out.append(step("judge", "files.stat", path=_text(path), size=int(meta["size"])))
+    return out
+
+
+def _match_file(p: dict[str, Any], acc: Acc) -> Steps:
+    return [step("judge", "files.same", path=_text(path), reference=acc.data_file(ref, "gold"))
+            for path, ref in p["file_to_check"].items()]
+
+
+def _diff(p: dict[str, Any], acc: Acc) -> Steps:
+    # AgentStudio fails only on diff's exit 1 (the files differ): the same bytes pass.
+    return [step("judge", "files.same", path=_text(p["file2"]), reference=acc.data_file(p["file1"], "gold"))]
+
+
+def _json_settings(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("judge", "config.value", path=_text(p["path"]), key=[key], equals=value, format="json")
+            for key, value in p["settings"].items()]
+
+
+def _mkdir(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("reset", "files.mkdir", path=_text(p["path"]))]
+
+
+def _remove(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("reset", "files.remove", path=_text(p["path"]))]
+
+
+def _create_file(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("reset", "files.write", path=_text(p["path"]), content=escape(p.get("content") or ""))]
+
+
+def _copy(p: dict[str, Any], acc: Acc) -> Steps:
+    return [step("reset", "files.copy", src=acc.data_file(p["src"], "files"), dst=_text(p["dest"]))]
+
+
+# --- processes and waits -------------------------------------------------------------------------
+
+def _launch(p: dict[str, Any], acc: Acc) -> Steps:
+    cmd = p["cmd"] if isinstance(p["cmd"], str) else shlex.join(p["cmd"])
+    wait_for = p.get("wait_for")
+    if wait_for == "code":
+        raise Untranslatable(f"process.create_process: {_VSCODE}")
+    if wait_for is not None and wait_for not in APP_WINDOWS:
+        raise Untranslatable(f"process.create_process: waits for process {wait_for!r}, whose window title"
+                             " this importer does not know")
+    acc.visual = True
+    window = APP_WINDOWS.get(wait_for) if wait_for else None
+    return [step("reset", "apps.launch", cmd=_text(cmd), window=window, timeout=LAUNCH_TIMEOUT if window else None)]
+
+
+def _sleep(p: dict[str, Any], acc: Acc) -> Steps:
+    seconds = float(p["seconds"])
+    if not acc.visual:
+        acc.notes.append(f"system.sleep {seconds:g} s dropped (no app on screen to wait for)")
+        return []
+    # at least the source's wait, longer while the app is still drawing
+    return [step("reset", "desktop.settle", quiet=seconds, timeout=max(3 * seconds, 10.0))]
+
+
+def _kill(p: dict[str, Any], _: Acc) -> Steps:
+    # pkill patterns like "soffice.*": apps.kill matches a plain substring of the command line.
+    return [step("reset", "apps.kill", name=re.sub(r"[.*+?^$\\]+$", "", p["name"]) or p["name"])]
+
+
+# --- office files through OSWorld's metric table --------------------------------------------------
+
+def _is_data(value: Any) -> bool:
+    return isinstance(value, str) and value.removeprefix("${AS_ROOT}/").startswith("data/")
+
+
+def _office(family: str, func: str, keys: tuple[str, str], options: Callable[[dict[str, Any]], dict[str, Any]]) -> Fn:
+    """An AgentStudio office check as the OSWorld metric it copies: of the two files ``keys`` name,
+    the one among AgentStudio's data files is the expected one (copied into gold/), the other the
+    file the agent left."""
+
+    def convert(p: dict[str, Any], acc: Acc) -> Steps:
+        first, second = (str(p[k]) for k in keys)
+        if _is_data(first) == _is_data(second):
+            raise Untranslatable(f"{func}: compares {first} with {second}; one must be an AgentStudio data file")
+        result, expected = (second, first) if _is_data(first) else (first, second)
+        evaluator = {"func": func, "result": {"type": "vm_file", "path": result},
+                     "expected": {"type": "cloud_file", "path": expected, "dest": PurePosixPath(expected).name},
+                     "options": options(p)}
+        done = translate_evaluator(evaluator, lambda url, _name: acc.data_file(url, "gold"), _text,
+                                   lambda cmd: _text(cmd if isinstance(cmd, str) else shlex.join(cmd)))
+        if done.reasons:
+            # "func compare_table: ..." -> "sheets.compare_table: ..." (the report groups by the part before ":")
+            raise Untranslatable("; ".join(r.replace("func ", f"{family}.", 1) for r in done.reasons))
+        acc.notes += done.notes
+        return done.judge
+
+    return convert
+
+
+def _docx_options(p: dict[str, Any]) -> dict[str, Any]:
+    opts = dict(p.get("options") or {})
+    if opts.get("content_only"):
+        raise Untranslatable("docs.compare_docx_files: content_only compares a similarity with a threshold;"
+                             " docx.compare has none")
+    # the options AgentStudio's _compare_docx_files reads; others (ignore_space) it never reads
+    return {k: v for k, v in opts.items() if k in {"ignore_blanks", "ignore_case", "ignore_order"}}
+
+
+def _pptx_options(p: dict[str, Any]) -> dict[str, Any]:
+    # AgentStudio's copy compares positions and sizes exactly (OSWorld's later one within a tolerance)
+    return {**(p.get("options") or {}), "approximately_tolerance": 0}
+
+
+_VSCODE = "VS Code is not installed here (no deskact step drives its extensions)"
+_GIMP = "GIMP's image checks (structure similarity, colour statistics) have no deskact judge"
+
+
+def _reported(params: set[str], why: str) -> Procedure:
+    return Procedure(frozenset(params), None, why)
+
+
+def _docs_reported(params: set[str]) -> Procedure:
+    return _reported(params, "AgentStudio's Writer check has no deskact judge checked against it")
+
+
+PROCEDURES: dict[tuple[str, str], Procedure] = {
+    ("filesystem", "exists"): Procedure(frozenset({"file_to_check"}), _fs_exists),
+    ("filesystem", "type_check"): Procedure(frozenset({"file_to_check"}), _fs_type),
+    ("filesystem", "content_check"): Procedure(frozenset({"file_to_check", "method"}), _fs_content),
+    ("filesystem", "metadata_check"): Procedure(frozenset({"file_to_check"}), _fs_metadata),
+    ("filesystem", "match_file"): Procedure(frozenset({"file_to_check"}), _match_file),
+    ("filesystem", "check_json_settings"): Procedure(frozenset({"path", "settings"}), _json_settings),
+    ("filesystem", "verify_ini"): _reported({"target_path", "ref_path"},
+                                            "INI files compared as configparser dicts: no deskact judge does"),
+    ("filesystem", "mkdir"): Procedure(frozenset({"path"}), _mkdir),
+    ("filesystem", "rm"): Procedure(frozenset({"path"}), _remove),
+    ("filesystem", "rmdir"): Procedure(frozenset({"path"}), _remove),
+    ("filesystem", "create_file"): Procedure(frozenset({"path", "content"}), _create_file),
+    ("filesystem", "copy"): Procedure(frozenset({"src", "dest"}), _copy),
+    ("system", "diff"): Procedure(frozenset({"file1", "file2"}), _diff),
+    ("system", "sleep"): Procedure(frozenset({"seconds"}), _sleep),
+    ("system", "exec"): _reported({"command"}, "runs a shell command before judging, its exit ignored"
+                                  " (LibreOffice's headless convert): no deskact step between episode and judge does"),
+    ("process", "create_process"): Procedure(frozenset({"cmd", "wait_for"}), _launch),
+    ("process", "pkill_by_name"): Procedure(frozenset({"name"}), _kill),
+    ("process", "match_process"): _reported({"name"}, "a process name matched from its start (re.match):"
+                                            " process.running matches anywhere"),
+    ("google_calendar", "check_event_exists"): Procedure(
+        frozenset({"event_info", "exists", *(f"event_info.{k}" for k in (
+            "summary", "start", "end", "description", "location", "attendees", "colorId", "reminders",
+            "recurrence"))}), event_check),
+    ("google_calendar", "create_event"): Procedure(
+        frozenset({"event_info", *(f"event_info.{k}" for k in ("summary", "start", "end", "description", "location"))}),
+        create_event),
+    ("gmail", "check_sent_message_exists"): Procedure(
+        frozenset({"message_info", "exists", *(f"message_info.{k}" for k in (
+            "subject", "recipient", "body", "cc", "attachment", "in", "body_contains"))}),
+        sent_check),
+    ("gmail", "check_draft_exists"): Procedure(
+        frozenset({"draft_info", "exists", *(f"draft_info.{k}" for k in (
+            "subject", "recipient", "body", "cc", "attachment", "in"))}), draft_check),
+    ("gmail", "is_email_in_trash"): Procedure(
+        frozenset({"message_info", "in_trash", *(f"message_info.{k}" for k in ("subject", "recipient", "body", "body_contains"))}),
+        in_trash),
+    ("gmail", "is_email_marked_important"): Procedure(
+        frozenset({"message_info", "gt", *(f"message_info.{k}" for k in ("subject", "recipient", "body"))}),
+        important),
+    ("gmail", "check_label_exists"): _reported({"label_name", "exists"}, "no deskact judge checks that a Gmail label exists"),
+    ("gmail", "send_message"): Procedure(
+        frozenset({"message_info", *(f"message_info.{k}" for k in ("subject", "recipient", "body"))}), send),
+    ("gmail", "trash_message"): Procedure(
+        frozenset({"message_info", *(f"message_info.{k}" for k in ("subject", "body_contains"))}), trash),
+    ("gmail", "create_draft"): Procedure(
+        frozenset({"draft_info", *(f"draft_info.{k}" for k in ("subject", "recipient", "body"))}), draft),
+    ("gmail", "create_label"): Procedure(frozenset({"label_name"}), label),
+    ("google_docs", "create_document"): Procedure(frozenset({"title", "content", "hyperlink"}), document),
+    ("google_docs", "check_doc_exists"): Procedure(frozenset({"title", "content", "exists"}), doc_check),
+    ("google_docs", "hyperlink_match"): Procedure(frozenset({"title", "text", "url", "exists"}), doc_link),
+    ("google_docs", "text_format_match"): _reported({"title", "text", "font", "size"},
+                                                    "a text run's font and size: no deskact judge reads them"),
+    ("google_drive", "check_file_exists"): Procedure(frozenset({"file_name", "exists"}), file_check),
+    ("sheets", "compare_table"): Procedure(frozenset({"result", "expected", "options"}),
+                                           _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])),
+    ("slides", "compare_pptx_files"): Procedure(frozenset({"result", "expected", "options"}),
+                                                _office("slides", "compare_pptx_files", ("result", "expected"), _pptx_options)),
+    ("docs", "compare_docx_files"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}),
+                                              _office("docs", "compare_docx_files", ("docx_file1", "docx_file2"), _docx_options)),
+    ("docs", "compare_docx_tables"): Procedure(frozenset({"docx_file1", "docx_file2"}),
+                                               _office("docs", "compare_docx_tables", ("docx_file1", "docx_file2"), lambda _: {})),
+    ("docs", "compare_line_spacing"): Procedure(frozenset({"docx_file1", "docx_file2"}),
+                                                _office("docs", "compare_line_spacing", ("docx_file1", "docx_file2"), lambda _: {})),
+    **{("docs", f): _docs_reported({"docx_file", "docx_file1", "docx_file2", "docx_ref", "file1", "file2", "options",
+                                    "rules", "kwargs"})
+       for f in ("check_highlighted_words", "check_tabstops", "compare_contains_image",
+                 "compare_docx_images", "compare_docx_lines", "compare_font_names",
+                 "compare_insert_equation", "compare_references", "compare_subscript_contains",
+                 "evaluate_colored_words_in_tables", "evaluate_strike_through_last_paragraph",
+                 "has_page_numbers_in_footers", "is_first_line_centered")},
+    **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
+       for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
+    **{("gimp", f): _reported({"src_path", "tgt_path", "threshold", "rule", "rules"}, _GIMP)
+       for f in ("check_brightness_decrease_and_structure_sim", "check_contrast_increase_and_structure_sim",
+                 "check_file_exists_and_structure_sim", "check_green_background", "check_image_file_size",
+                 "check_image_mirror", "check_image_size", "check_palette_and_structure_sim",
+                 "check_saturation_increase_and_structure_sim", "check_structure_sim", "check_structure_sim_resized",
+                 "check_textbox_on_leftside", "check_triangle_position")},
+}
+"""(evaluator, function) -> its params and its translation (or the reason it is reported)."""
+
+DROPPED: dict[tuple[str, str], frozenset[str]] = {
+    ("gmail", "delete_draft"): frozenset({"draft_info", "draft_info.subject", "draft_info.recipient", "draft_info.body"}),
+    ("gmail", "delete_label"): frozenset({"label_name"}),
+    ("gmail", "delete_sent_message"): frozenset({"message_info", "include_trash", *(f"message_info.{k}" for k in (
+        "subject", "recipient", "body", "body_contains"))}),
+    ("google_calendar", "clear_calendar"): frozenset(),
+    ("google_docs", "delete_document"): frozenset({"title", "content"}),
+}
+"""Steps that only undo what a previous run left: a Google task starts from google.reset's empty account."""
