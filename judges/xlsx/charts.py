@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ...runtime.tasks.helpers import clip, gold_file
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 
 ChartProp = Literal["type", "title", "legend", "xtitle", "ytitle", "ztitle", "direction", "width", "height"]
@@ -55,12 +56,13 @@ def _info(chart: Any, props: set[str]) -> dict[str, Any]:
     return info
 
 
-def sheet_charts(path: Path, sheet: str | int, props: set[str]) -> dict[str, dict[str, Any]]:
+def sheet_charts(path: Path | StepPath, sheet: str | int, props: set[str]) -> dict[str, dict[str, Any]]:
     """Series -> chart properties of one sheet; charts with the same series count once, the last
     one winning, and a sheet that is not there has no charts, as in OSWorld."""
     import openpyxl
 
-    book = openpyxl.load_workbook(str(path))
+    # An agent's file (StepPath) is read through its descriptor, never opened again by name.
+    book = openpyxl.load_workbook(path.bytes_io() if isinstance(path, StepPath) else path)
     names = book.sheetnames
     name = (names[sheet] if 0 <= sheet < len(names) else None) if isinstance(sheet, int) else sheet
     if name not in names:
