@@ -30,7 +30,7 @@ from .common import (
 )
 from .downloads import Downloader
 from .osworld_metrics import METRICS, split_parts, translate_evaluator
-from .osworld_setup import CACHE_DIR, SETUP_REASONS, SETUP_TYPES, Setup, command_line, vm_path
+from .osworld_setup import CACHE_DIR, SETUP_REASONS, SETUP_TYPES, Setup, check_not_gnome, command_line, vm_path
 
 __all__ = ["FIELDS", "command_line", "convert", "field_status", "import_osworld", "vm_path"]
 
@@ -131,15 +131,15 @@ TASK_KEYS: dict[str, str | None] = {
     "trajectory": "OSWorld's folder for recorded runs: not needed to run it",
     "related_apps": "the apps the task involves: deskact reads them from the set-up steps",
 }
-EVALUATOR_KEYS: dict[str, str | None] = {k: None for k in ("func", "result", "expected", "options", "postconfig", "conj")}
+EVALUATOR_KEYS: dict[str, str | None] = dict.fromkeys(("func", "result", "expected", "options", "postconfig", "conj"))
 
 FIELDS: dict[str, dict[str, str | None]] = {
     "task": TASK_KEYS,
     "evaluator": EVALUATOR_KEYS,
-    "config": {**{k: None for k in SETUP_TYPES}, **SETUP_REASONS},
+    "config": {**dict.fromkeys(SETUP_TYPES), **SETUP_REASONS},
     "func": {**FUNC_REASONS, "": "func empty: the task has no evaluator", "infeasible": None,
              **{k: None for k in METRICS if k != "infeasible"}},
-    "getter": {**{k: None for k in getters.GETTER_KEYS}, **getters.GETTER_REASONS},
+    "getter": {**dict.fromkeys(getters.GETTER_KEYS), **getters.GETTER_REASONS},
 }
 """Every field of OSWorld's task format this importer knows: None = translated, else why not."""
 
@@ -170,6 +170,8 @@ def _evaluator(t: _Task, ev: dict[str, Any]) -> None:
         for where in ("result", "expected"):
             if part.get(where):  # a getter this importer knows must not carry keys it does not honour
                 t.attempt(getters.check_keys, part[where], where)
+            if isinstance(part.get(where), dict) and "command" in part[where]:
+                t.attempt(check_not_gnome, part[where]["command"], f"{where} command")
     out = translate_evaluator(ev, t.gold, vm_path, _judge_command, _cache_path)
     t.judge += out.judge
     t.reset += [s for s in out.reset if s not in t.reset]

@@ -32,6 +32,17 @@ OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".
 _SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
 _PYAUTOGUI_CALL = re.compile(r"pyautogui\.(\w+)\(([^()]*)\)")
 _CENTRE = {"960, 540", "x=960, y=540"}
+_GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
+
+
+def check_not_gnome(command: object, where: str) -> None:
+    """OSWorld's VM runs GNOME with settings of its own; deskact's desktop is openbox. A command that
+    reads or sets a GNOME setting would judge defaults that are not the VM's (os-a4d98375 passed for
+    an agent that did nothing: GNOME's default was already the answer), or start a GNOME app that
+    is not here."""
+    found = _GNOME.search(command if isinstance(command, str) else " ".join(map(str, command or [])))
+    if found:
+        raise Untranslatable(f"GNOME: {where} runs {found.group(1)}; deskact's desktop is not GNOME")
 
 
 def vm_path(path: str) -> str:
@@ -55,7 +66,7 @@ def command_line(command: str | list[str], shell: bool = False) -> str:
     else:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         while argv and argv[0] == "sudo":
-            argv = [a for a in argv[1:]]
+            argv = argv[1:]
             while argv and argv[0].startswith("-"):
                 argv = argv[1:]
         line = shlex.join(VM_HOME + a[1:] if a.startswith("~/") else a for a in argv)
@@ -127,6 +138,7 @@ class Setup:
 
     def _launch(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         cmd = p["command"]
+        check_not_gnome(cmd, f"{where} launch")
         into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
         self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))
 
@@ -153,6 +165,7 @@ class Setup:
         if kind is not None:
             calls = ", ".join(f"{f}({a})" for f, a in _pyautogui_calls(cmd) or [])
             raise Untranslatable(f"pyautogui script: {where} presses keys or clicks: {calls}"[:300])
+        check_not_gnome(cmd, f"{where} command")
         line = command_line(cmd, bool(p.get("shell")))
         for stream, fd in (("stdout", ""), ("stderr", "2")):
             if p.get(stream):

@@ -142,6 +142,14 @@ def test_setup_runs_under_bin_sh_as_in_osworld(imported: tuple[Path, ImportRepor
     assert re.escape("/bin/sh ./my_process.sh") in judge["shell.output"]["regex"]
 
 
+def test_gnome_settings_are_reported(imported: tuple[Path, ImportReport]) -> None:
+    """os-a4d98375 asks for the screen lock; GNOME's default here already said true, so a
+    do-nothing agent passed. deskact's desktop is not GNOME: such commands are reasons."""
+    reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
+    assert "GNOME: result command runs gsettings; deskact's desktop is not GNOME" in reasons["a4d98375"]
+    assert any(r.startswith("GNOME: config command runs gnome-terminal") for r in reasons["2b9493d7"])
+
+
 def test_pyautogui_scripts_are_translated_or_reported(imported: tuple[Path, ImportReport]) -> None:
     """A terminal typed into after the episode measured os-13584542's answer: reported, not dropped."""
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
