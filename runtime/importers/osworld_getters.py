@@ -25,14 +25,15 @@ GETTER_KEYS: dict[str, set[str]] = {
 """Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
 
 GETTER_REASONS: dict[str, str] = {
-    **{g: "a Chrome getter (the chrome domain's issue)" for g in (
+    **dict.fromkeys((
         "active_url_from_accessTree", "active_tab_html_parse", "active_tab_info", "active_tab_url_parse",
         "bookmarks", "open_tabs_info", "url_dashPart", "find_unpacked_extension_path",
         "find_installed_extension_name", "cookie_data", "profile_name", "history",
         "enable_enhanced_safety_browsing", "page_info", "enable_do_not_track", "default_search_engine",
         "data_delete_automacally", "new_startup_page", "enabled_experiments", "chrome_font_size",
-        "shortcuts_on_desktop", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url")},
-    **{g: "a VLC getter (the vlc domain's issue)" for g in ("vlc_config", "vlc_playing_info", "default_video_player")},
+        "shortcuts_on_desktop", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url"),
+        "a Chrome getter (the chrome domain's issue)"),
+    **dict.fromkeys(("vlc_config", "vlc_playing_info", "default_video_player"), "a VLC getter (the vlc domain's issue)"),
     "gimp_config_file": "a GIMP getter (the gimp domain's issue)",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
