@@ -14,12 +14,14 @@ import signal
 import subprocess
 import tempfile
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import psutil
 
+from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
+from ...runtime.world.rooted import Root
 from ...toolkits.gui.app_env import app_env, world_app_env
 from .. import _x11
 
@@ -94,13 +96,24 @@ def _profile_template() -> Path:
 def world_libreoffice_profile(world: Any) -> Path:
     """The profile of LibreOffice in a world: in the world's own /tmp, owned by the agent who runs it."""
     profile = Path("/tmp/deskact-lo")
-    target = world.host_path(str(profile))
-    if not (target / "user" / "registrymodifications.xcu").exists():
-        shutil.copytree(_profile_template(), target, symlinks=True, dirs_exist_ok=True)
-        world.chown_to_agent(target)
-        for root, dirs, files in os.walk(target):
-            for name in dirs + files:
-                world.chown_to_agent(Path(root, name))
+    # Written through descriptors inside the world (StepPath): /tmp is the agent's, and a link it
+    # planted there leads to the world's own files, never the host's.
+    target = StepPath(Root(world.root), PurePosixPath("/"), PurePosixPath(profile))
+    if not (target / "user" / "registrymodifications.xcu").is_file():
+        agent = (world.uid + world.agent_id, world.uid + world.agent_id)
+        template = _profile_template()
+        target.make_dirs(owner=agent)
+        for item in sorted(template.rglob("*")):
+            dest = target / str(item.relative_to(template))
+            if item.is_symlink():
+                dest.remove()
+                dest.symlink_to(os.readlink(item), owner=agent)
+            elif item.is_dir():
+                dest.make_dirs(owner=agent)
+            else:
+                dest.write_bytes(item.read_bytes(), owner=agent)
+                dest.chmod(item.stat().st_mode & 0o7777)
+            dest.lchown(*agent)
     return profile
 
 
