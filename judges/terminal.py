@@ -7,7 +7,7 @@ terminal displayed. Escape sequences are dropped; carriage returns and backspace
 
 from __future__ import annotations
 
-from ..reset_scripts._terminal_log import plain_text, transcript_path
+from ..reset_scripts._terminal_log import plain_text, read_transcript, transcript_path
 from ..runtime.tasks.helpers import Regex, check_text, clip
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
@@ -20,7 +20,7 @@ def terminal_text(ctx: StepContext, title: str = "Terminal", contains: str | Non
     log = transcript_path(ctx, title)
     if not log.is_file():
         return Verdict.fail(f"no terminal titled {title!r} was opened by this task's reset (apps.terminal)")
-    text = plain_text(log.read_bytes())
+    text = plain_text(read_transcript(log))
     verdict = check_text(f"the terminal {title!r}", text, contains=contains, regex=regex)
     if not verdict.passed:
         verdict.feedback = f"the terminal {title!r} did not show that; its last lines: {clip(text[-400:], 420)}"

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, any_needs_display, load_toolkit
 from ..config import Config
+from ..world import reaper
 from ..world.base import PACKAGE_ROOT
 
 
@@ -37,8 +38,10 @@ class Worker:
         self._services: dict[str, ServiceHandle] = {}
         self._pools: dict[tuple[str, ...], Any] = {}
         self.state_dir = Path(tempfile.mkdtemp(prefix=f"deskact-w{worker_id}-"))
+        reaper.own(self.state_dir)  # its services' mounts and files, after a kill -9
         # Sandboxed kernels run as a non-root uid and must traverse to their workspace.
         self.state_dir.chmod(0o755)
+        self._stack.callback(reaper.disown, self.state_dir)
         self._stack.callback(_rmtree, self.state_dir)
 
     # -- toolkits -------------------------------------------------------------

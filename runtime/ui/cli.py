@@ -36,6 +36,18 @@ def main(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
     """deskact: run code-as-action computer agents in sandboxed kernels on real desktops."""
+    _reap_leftovers()
+
+
+def _reap_leftovers() -> None:
+    """What a deskact process killed with -9 left (mounts, cgroups, worlds, framebuffer files,
+    transcripts) goes when the next command starts; never a reason for the command to fail."""
+    from ..world.reaper import reap_all
+
+    try:
+        reap_all()
+    except Exception:  # noqa: BLE001, S110 - the next command tries again
+        pass
 
 
 def config_from(path: Path | None, **flags: Any) -> Any:

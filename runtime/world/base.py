@@ -48,8 +48,9 @@ def build_base() -> Path:
     """Once per process: the root skeleton and the /etc mask layer (root-owned, read-only to worlds).
 
     The first world of a process also removes what dead deskact processes left (``reaper``)."""
-    reaper.reap()
+    reaper.reap_all()
     base = Path(tempfile.mkdtemp(prefix="deskact-world-base-"))
+    reaper.own(base)
     base.chmod(0o755)
     reaper.mark(base)
     skeleton = base / "root"

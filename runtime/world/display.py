@@ -39,6 +39,7 @@ from typing import Any, Literal, Self
 from ..config import Config, DisplayConfig
 from ..errors import DisplayError
 from ..screen import framebuffer
+from . import reaper
 
 _PR_SET_PDEATHSIG = 1
 _SHM = "/dev/shm"
@@ -199,6 +200,7 @@ def openbox_config() -> Path:
     for menu in root.findall(f"{{{_OB_NS}}}menu"):
         root.remove(menu)
     folder = Path(tempfile.mkdtemp(prefix="deskact-openbox-"))
+    reaper.own(folder)
     folder.chmod(0o755)
     atexit.register(shutil.rmtree, folder, True)
     (folder / "menu.xml").write_text(_OB_MENU)
@@ -324,6 +326,7 @@ class Display:
             _kill_group(proc)
         if self._fb_dir is not None:
             shutil.rmtree(self._fb_dir, ignore_errors=True)
+            reaper.disown(self._fb_dir)
             self._fb_dir = None
 
     def _hold(self, conn: Any) -> None:
@@ -476,7 +479,9 @@ class Display:
             return None
         if shutil.disk_usage(_SHM).free < 2 * (self.width * self.height * 4 + (1 << 20)):
             return None
-        return tempfile.mkdtemp(prefix="deskact-fb-", dir=_SHM)
+        folder = tempfile.mkdtemp(prefix="deskact-fb-", dir=_SHM)
+        reaper.own(folder)  # a screen's worth of /dev/shm, after a kill -9
+        return folder
 
     def _start_xvfb(self) -> None:
         xvfb = shutil.which("Xvfb")

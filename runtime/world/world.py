@@ -116,6 +116,7 @@ class World:
         # threads (a pool's filler) pass a Popen that runs on a long-lived one.
         self._popen = popen
         self.dir = Path(tempfile.mkdtemp(prefix="deskact-world-"))
+        reaper.own(self.dir)  # found after a kill -9 whatever the next process's TMPDIR
         self.dir.chmod(0o711)  # traversable by the world's bwrap (an unmapped owner's 0700 would stop it)
         reaper.mark(self.dir, self.workspace)
         self.name = self.dir.name
@@ -345,6 +346,7 @@ class World:
             (self.dir / reaper.KEPT_FILE).touch()  # for you to look at, never for the reaper
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
+        reaper.disown(self.dir)
 
     def _kill_all(self) -> None:
         if self.cgroup is not None:
@@ -437,6 +439,14 @@ class World:
             if resolved == PurePosixPath(shared) or PurePosixPath(shared) in resolved.parents:
                 return Path(resolved)
         return host_path(self.root, resolved)
+
+    def host_folder(self, name: str) -> Path:
+        """A host-only folder on the world's disk: what the world writes there (a terminal's
+        transcript) counts in its quota (``world.disk_mb``); the world never sees it, and it goes
+        with the world."""
+        folder = self.dir / "disk" / "host" / name
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        return folder
 
     def chown_to_root(self, path: Path) -> None:
         """Make a file the host wrote into the world belong to the world's root (not to an unmapped uid)."""

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...runtime.world import reaper
 from ..base import ServiceContext, ServiceHandle
 from .sites import SITES, socket_env
 
@@ -66,6 +67,7 @@ def web_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
     tmp_dir = None
     if len(str(folder / "crm.sock")) > _MAX_SOCKET_PATH:
         folder = tmp_dir = Path(tempfile.mkdtemp(prefix="dw-"))
+        reaper.own(folder)
     folder.mkdir(parents=True, exist_ok=True)
     folder.chmod(0o711)  # a kernel-only sandbox (no world) connects to the sockets at these host paths
     db_dir = ctx.state_dir / "db"

@@ -247,6 +247,9 @@ class ForkServer:
     def __init__(self, spawn: Spawn, owner_env: dict[str, str], timeout: float) -> None:
         self._lock = threading.Lock()
         self._dir = Path(tempfile.mkdtemp(prefix="deskact-forkserver-"))
+        from .. import reaper  # here, not at the top: the kernel side imports this module too
+
+        reaper.own(self._dir)
         self.log = self._dir / "log"
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **owner_env}

@@ -39,7 +39,7 @@ from jupyter_client.connect import write_connection_file
 from ...config import Config
 from ...errors import KernelError
 from ...execution import ExecResult
-from .. import sandbox
+from .. import reaper, sandbox
 from .. import sandbox as sandbox_module
 from ..world import World, agent_id, allocate_ids, world_wanted
 from . import forkserver, launch_exec, launch_forked, launch_world, lifetime, mpl_cache, process
@@ -268,6 +268,7 @@ class KernelSession:
     def _prepare(self) -> None:
         if self._private is None:
             self._private = Path(tempfile.mkdtemp(prefix="deskact-k-", dir=sandbox.private_tmp_root()))
+            reaper.own(self._private)
             self.workspace.mkdir(parents=True, exist_ok=True)
             (self._private / "sockets").mkdir()  # bwrap would make it root-only
             mpl_cache.seed(self._private / "mpl")

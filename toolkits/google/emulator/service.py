@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from ....runtime.world import reaper
 from ...base import ServiceContext, ServiceHandle
 from .framework import Emulator
 from .server import start_server
@@ -36,6 +37,7 @@ def _socket_paths(state_dir: Path) -> tuple[Path, Path, Path | None]:
     folder, tmp_dir = state_dir, None
     if len(str(folder / "admin" / "google-emulator.sock")) > _MAX_SOCKET_PATH:
         folder = tmp_dir = Path(tempfile.mkdtemp(prefix="dg-"))
+        reaper.own(folder)
     admin_dir = folder / "admin"
     admin_dir.mkdir(mode=0o700, exist_ok=True)
     admin_dir.chmod(0o700)  # mkdir's mode is masked by the umask; an existing folder keeps its own
