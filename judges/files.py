@@ -27,7 +27,7 @@ def files_exists(ctx: StepContext, path: str, kind: Literal["file", "dir", "any"
         where = f"{shown(ctx, p.parent)} holds {siblings}" if siblings is not None else f"{shown(ctx, p.parent)} does not exist either"
         return Verdict.fail(f"{shown(ctx, p)} does not exist ({where})")
     found = "directory" if p.is_dir() else "file" if p.is_file() else "special file"
-    if kind == "file" and not p.is_file() or kind == "dir" and not p.is_dir():
+    if (kind == "file" and not p.is_file()) or (kind == "dir" and not p.is_dir()):
         return Verdict.fail(f"{shown(ctx, p)} exists but is a {found}, not a {'directory' if kind == 'dir' else 'file'}")
     return Verdict.ok(f"{shown(ctx, p)} exists ({found})")
 
@@ -234,11 +234,12 @@ def _squeeze_blanks(text: str) -> str:
 
 @judge("files.compare_text")
 def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blanks: bool = False,
-                       ignore_case: bool = False) -> Verdict:
+                       ignore_case: bool = False, by_lines: bool = False) -> Verdict:
     """``path``'s text equals the gold file ``reference``'s (in the suite's gold/ folder) exactly, as
     OSWorld's ``compare_text_file`` decides: every character counts, the final newline too (line
     endings are read as Python reads text: CRLF is LF); ``ignore_blanks`` squeezes every run of
-    whitespace to one space and trims the ends, ``ignore_case`` lowercases both."""
+    whitespace to one space and trims the ends, ``ignore_case`` lowercases both; ``by_lines``
+    compares the lists of lines instead, so a final newline does not count (``diff_text_file``)."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a text file like {reference} but {'is a directory' if p.is_dir() else 'does not exist'}")
@@ -247,7 +248,7 @@ def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blank
         actual, expected = _squeeze_blanks(actual), _squeeze_blanks(expected)
     if ignore_case:
         actual, expected = actual.lower(), expected.lower()
-    if actual == expected:
+    if actual == expected or by_lines and actual.splitlines() == expected.splitlines():
         return Verdict.ok(f"{p} has the text of {reference}")
     at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
     line = actual.count("\n", 0, at) + 1

@@ -128,3 +128,34 @@ def image_similar(ctx: StepContext, path: str, reference: str, min_ssim: float =
     return Verdict.fail(
         f"{p.name} ({w}x{h}) is not similar enough to {reference}: SSIM {score:.3f} < {min_ssim}", ssim=score
     )
+
+
+def _gray_pair(actual: Path | BinaryIO, gold: Path) -> tuple[np.ndarray, np.ndarray]:
+    """Both images in grayscale, resized (Lanczos) to the smaller size as OSWorld's
+    ``compare_images`` picks it: the smaller (width, height) pair, width first."""
+    import numpy as np
+    from PIL import Image
+
+    a, g = Image.open(actual).convert("L"), Image.open(gold).convert("L")
+    size = min(a.size, g.size)
+    return np.asarray(a.resize(size, Image.Resampling.LANCZOS)), np.asarray(g.resize(size, Image.Resampling.LANCZOS))
+
+
+@judge("image.same_gray")
+def image_same_gray(ctx: StepContext, path: str, reference: str) -> Verdict:
+    """The image is ``reference`` (in the suite's gold/ folder) pixel for pixel in grayscale, after
+    both are resized to the smaller size (width first, Lanczos): what it takes for OSWorld's
+    ``compare_images`` (SSIM, counted as solved at 1) to pass."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be an image like {reference} but does not exist")
+    try:
+        a, g = _gray_pair(p.bytes_io(), gold_file(ctx, reference))
+    except OSError as exc:
+        return Verdict.fail(f"{p} is not a readable image: {exc}")
+    differing = int((a != g).sum())
+    if not differing:
+        return Verdict.ok(f"{p.name} is {reference} in grayscale ({a.shape[1]}x{a.shape[0]})")
+    worst = int(abs(a.astype(int) - g.astype(int)).max())
+    return Verdict.fail(f"{p.name} differs from {reference} in grayscale in {differing} of {a.size} pixels"
+                        f" (by up to {worst} levels of 255)", differing=differing)

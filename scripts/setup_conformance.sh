@@ -2,9 +2,9 @@
 # Idempotent: .venv-conformance holds OSWorld's published evaluators (desktop-env, without
 # its ~60 declared dependencies: torch, cloud SDKs, playwright...) and only the libraries
 # that the metric modules the conformance tests load import (table, docs, slides, general,
-# vscode, utils), at desktop-env's own pins where it pins them. docs.py also imports easyocr
-# and scikit-image (for OCR and colour distance, which no conformance test calls): the
-# runner stubs them instead of installing torch. Tests: `pytest -m conformance`.
+# vscode, vlc, utils), at desktop-env's own pins where it pins them. docs.py also imports
+# easyocr (OCR, which no conformance test calls) and vlc.py audio and video libraries: the
+# runner stubs those instead of installing torch and librosa. Tests: `pytest -m conformance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ PACKAGES=(
 LIBRARIES=(
   "numpy>=1.26,<2" "pandas>=2.2,<2.3" "Pillow~=11.0.0"
   python-docx python-pptx openpyxl odfpy lxml cssselect rapidfuzz
-  xmltodict tldextract pdfplumber formulas PyYAML PyPDF2
+  xmltodict tldextract pdfplumber formulas PyYAML PyPDF2 scikit-image
 )
 stamp=$VENV/.conformance-installed
 want="${PACKAGES[*]} ${LIBRARIES[*]}"

@@ -294,6 +294,20 @@ def _sheet_pair(rule: dict[str, Any]) -> tuple[str, str | int]:
                          f" {rule.get('sheet_idx1')!r}; only a result sheet against the same expected sheet is translated")
 
 
+def _compare_images(env: _Env, part: Part) -> None:
+    _needs(part["func"], "image.same_gray")
+    _known_options(part, set(), {"reference_base_result": "scores the gain over a base similarity, not a match"})
+    path, reference = _files(env, part)
+    env.judge("image.same_gray", path=path, reference=reference)
+
+
+def _diff_text_file(env: _Env, part: Part) -> None:
+    """difflib's ratio of the two files' lines is 1 only when the lines are the same."""
+    _needs(part["func"], "files.compare_text")
+    path, reference = _files(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, by_lines=True)
+
+
 def _compare_csv(env: _Env, part: Part) -> None:
     _needs(part["func"], "csv.compare")
     opts = _known_options(part, {"strict", "ignore_case"}, {})
@@ -417,6 +431,8 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,
     "check_list": _check_list,
+    "compare_images": _compare_images,
+    "diff_text_file": _diff_text_file,
     "infeasible": _infeasible,
 }
 """OSWorld metric func -> translation. Each entry has a conformance test against desktop-env."""

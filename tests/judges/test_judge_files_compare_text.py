@@ -42,3 +42,13 @@ def test_files_lines_expect_and_unexpect_per_line(ctx: StepContext) -> None:
     assert run_judge("files.lines", {"path": "list.txt", "expect": ["2$"], "unexpect": ["^gamma"]}, ctx).passed
     v = run_judge("files.lines", {"path": "missing.txt", "expect": ["x"]}, ctx)
     assert not v.passed and "does not exist" in v.feedback
+
+
+def test_by_lines_ignores_only_the_final_newline(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "gold.txt").write_text("a\nb\n")
+    (ctx.workspace / "out.txt").write_text("a\nb")
+    assert not j(ctx).passed
+    assert j(ctx, by_lines=True).passed
+    (ctx.workspace / "out.txt").write_text("a\nb \n")
+    assert not j(ctx, by_lines=True).passed

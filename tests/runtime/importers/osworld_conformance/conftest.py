@@ -84,8 +84,9 @@ class Deskact:
         path.parent.mkdir(parents=True, exist_ok=True)
         return path
 
-    def passes(self, evaluator: dict[str, Any], gold: dict[str, Path] | None = None) -> bool:
-        """Every judge of the translation passes; ``gold`` maps an expected file's URL to the file."""
+    def passes(self, evaluator: dict[str, Any], gold: dict[str, Path] | None = None, errors_fail: bool = False) -> bool:
+        """Every judge of the translation passes; ``gold`` maps an expected file's URL to the file.
+        A judge that errors fails the test unless ``errors_fail`` (where OSWorld's metric raises too)."""
         from deskact.runtime.importers.osworld_metrics import translate_evaluator
         from deskact.runtime.tasks.steps import run_judge
 
@@ -96,7 +97,7 @@ class Deskact:
         translation = translate_evaluator(evaluator, fetch, _agent_path, _shell_text, _cache_path)
         assert not translation.reasons, translation.reasons
         verdicts = [run_judge(name, params, self.ctx) for s in translation.judge for name, params in s.items()]
-        assert not any(v.error for v in verdicts), [v.feedback for v in verdicts]
+        assert errors_fail or not any(v.error for v in verdicts), [v.feedback for v in verdicts]
         self.feedback = "; ".join(v.feedback for v in verdicts if not v.passed)
         return all(v.passed for v in verdicts)
 

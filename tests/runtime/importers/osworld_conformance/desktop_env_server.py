@@ -8,8 +8,10 @@ The metric modules are loaded from their files: the package's ``__init__`` impor
 metric module and with them torch, playwright and the rest of desktop-env's dependencies. The
 packages above them are made as empty modules whose ``__path__`` points at the real folders, so
 ``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
-easyocr and skimage are stubbed: docs.py imports them at the top for OCR and colour distance,
-which no translated metric calls (a call would fail loudly on the stub, not pass).
+Modules a metric file imports at its top for functions no translated metric calls are stubbed
+(a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), and vlc.py's audio and
+video libraries (acoustid, librosa, fastdtw, cv2, imagehash) beside its compare_images, which
+needs only PIL, numpy and scikit-image's SSIM (installed).
 """
 
 from __future__ import annotations
@@ -48,8 +50,8 @@ def setup() -> None:
     _package("desktop_env.evaluators", root / "evaluators")
     _package("desktop_env.evaluators.metrics", root / "evaluators" / "metrics")
     _stub("easyocr", Reader=_unavailable)
-    _stub("skimage")
-    _stub("skimage.color", rgb2lab=_unavailable, deltaE_ciede2000=_unavailable)
+    for name in ("acoustid", "librosa", "fastdtw", "cv2", "imagehash"):
+        _stub(name, fastdtw=_unavailable)
 
 
 def call(request: dict) -> dict:

@@ -127,3 +127,24 @@ def test_check_list(desktop_env: Any, deskact: Any, rules: dict[str, Any], text:
     ours = deskact.passes(evaluator)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("data", "verdict"), [
+    (GOLD_TEXT.encode(), True),
+    (GOLD_TEXT.rstrip("\n").encode(), True),  # lines compared: the final newline does not count
+    (b"Line one\r\nLine  two\r\n", True),
+    (b"Line one\nLine two\n", False),
+    (b"Line one\n", False),
+    ("Line one\nLine  twö\n".encode("latin-1"), False),  # not UTF-8: OSWorld's read fails
+])
+def test_diff_text_file(desktop_env: Any, deskact: Any, data: bytes, verdict: bool) -> None:
+    gold = deskact.ctx.gold.parent / "expected.txt"
+    gold.write_bytes(GOLD_TEXT.encode())
+    result = deskact.home_file(RESULT)
+    result.write_bytes(data)
+    evaluator = {"func": "diff_text_file", "result": {"type": "vm_file", "path": RESULT, "dest": "notes.txt"},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_notes.txt"}}
+    theirs = desktop_env.passes("general", "diff_text_file", str(result), str(gold))
+    ours = deskact.passes(evaluator, {GOLD_URL: gold}, errors_fail=True)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
