@@ -78,6 +78,7 @@ _PUBLIC: dict[str, str] = {
 # Spelled out (not built from _PUBLIC) so linters and readers see the API; tests/test_public_api.py
 # checks that both agree.
 __all__ = [
+    "SUITES_DIR",
     "Config",
     "Env",
     "Episode",
@@ -88,7 +89,6 @@ __all__ = [
     "Regex",
     "Run",
     "RunOptions",
-    "SUITES_DIR",
     "Scripted",
     "ServiceContext",
     "ServiceHandle",

@@ -10,8 +10,9 @@ import argparse
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from deskact.runtime.config import Config
 from deskact.runtime.tasks.steps import StepContext, load_plugins, run_judge, run_reset

@@ -25,12 +25,11 @@ from PIL import ImageDraw
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "runtime" / "agent" / "models"))
 
-from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer  # noqa: E402
-
-from deskact.runtime.config import Config  # noqa: E402
-from deskact.runtime.execution import Image  # noqa: E402
-from deskact.runtime.agent.models import Message, make_model  # noqa: E402
-from deskact.runtime.agent.models.remote import RemoteModel  # noqa: E402
+from deskact.runtime.agent.models import Message, make_model
+from deskact.runtime.agent.models.remote import RemoteModel
+from deskact.runtime.config import Config
+from deskact.runtime.execution import Image
+from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer
 
 SERVERS = {"anthropic": FakeAnthropicServer, "openai": FakeOpenAIServer, "google": FakeGeminiServer}
 KEYS = {"ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "k", "GEMINI_API_KEY": "k"}

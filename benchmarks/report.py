@@ -20,8 +20,8 @@ from deskact.runtime.agent.agent import EpisodeRecord, StepRecord
 from deskact.runtime.agent.models.base import Usage
 from deskact.runtime.execution import ExecResult, Image
 from deskact.runtime.run.results import ResultsWriter, TaskResult
-from deskact.runtime.tasks.steps import Verdict
 from deskact.runtime.run.trajectory import TrajectoryWriter, safe_name
+from deskact.runtime.tasks.steps import Verdict
 from deskact.runtime.ui.report import compare_runs, write_report
 from PIL import Image as PILImage
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from deskact.runtime.config import Config
 from deskact.runtime.run.results import read_results
-from deskact.runtime.tasks.task import SUITES_DIR
 from deskact.runtime.run.validate import validate
+from deskact.runtime.tasks.task import SUITES_DIR
 
 ALL = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
 

@@ -171,7 +171,7 @@ class _Compare:
                 raise Differs(f"{where} is {box}")
         if "modify_height" in self.extra:
             no_text = not hasattr(sh1, "text") and not hasattr(sh2, "text")
-            if no_text or sh1.shape_type == _FREEFORM and sh2.shape_type == _FREEFORM:
+            if no_text or (sh1.shape_type == _FREEFORM and sh2.shape_type == _FREEFORM):
                 fits = _close(sh1.height, sh2.height, self.tolerance)
             else:
                 fits = _same_box(sh1, sh2, self.tolerance)

@@ -7,7 +7,6 @@ own setting, else its style chain, else the default (left, not bold).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, Literal
 
 from ..runtime.tasks.helpers import Regex, check_text, clip, gold_file, normalize
@@ -133,7 +132,7 @@ def docx_paragraph(
             problems.append(f"should not be bold but {clip(' '.join(r.text for r, b in zip(runs, flags) if b), 60)} is")
     if italic is not None:
         flags = [bool(r.italic if r.italic is not None else (r.style.font.italic or para.style.font.italic)) for r in runs]
-        if italic and not all(flags) or not italic and any(flags):
+        if (italic and not all(flags)) or (not italic and any(flags)):
             problems.append(f"should {'' if italic else 'not '}be italic")
     if style is not None and para.style.name != style:
         problems.append(f"style should be {style!r} but is {para.style.name!r}")

@@ -8,7 +8,6 @@ the master's title style, else left.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip, gold_file

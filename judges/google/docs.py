@@ -165,7 +165,7 @@ def doc_table(ctx: StepContext, title: str, rows: list[list[str]], index: int = 
     else:
         table, name = tables[index - 1], f"table {index} of {title!r}"
     columns = max((len(r) for r in table), default=0)
-    if row_count is not None and len(table) != row_count or column_count is not None and columns != column_count:
+    if (row_count is not None and len(table) != row_count) or (column_count is not None and columns != column_count):
         return Verdict.fail(f"{name} is {len(table)}x{columns}, want {row_count or len(table)}x{column_count or columns}")
     if contains:
         for want in rows:

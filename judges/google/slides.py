@@ -39,7 +39,7 @@ def slide_title(ctx: StepContext, presentation: str, title: str, index: int | No
         if slide_count is not None and len(titles) != slide_count:
             reports.append(f"has {len(titles)} slides, expected {slide_count} (titles {titles})")
             continue
-        if index is None and title.strip() in titles or index is not None and index < len(titles) and titles[index] == title.strip():
+        if (index is None and title.strip() in titles) or (index is not None and index < len(titles) and titles[index] == title.strip()):
             return Verdict.ok(f"presentation {presentation!r} has a slide titled {title!r}")
         where = f"slide {index}" if index is not None else "no slide"
         reports.append(f"{where} is not titled {title!r}: slide titles are {titles}")

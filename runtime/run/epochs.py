@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from .results import TaskResult
 
+
 def pass_at_k(n: int, c: int, k: int) -> float:
     """Unbiased pass@k from ``n`` attempts of which ``c`` passed."""
     if not 0 <= c <= n or not 1 <= k <= n:

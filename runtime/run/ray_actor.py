@@ -31,13 +31,13 @@ from pydantic import BaseModel, Field
 from ..agent.models import make_model
 from ..agent.models.base import Model
 from ..config import Config
+from ..tasks.steps import load_plugins
+from ..tasks.task import Task
 from ..world import kernel
 from .model_limit import SlotsFactory, limit_model, local_slots
 from .results import TaskResult
 from .runner import Stop, run_task
-from ..tasks.steps import load_plugins
 from .task_env import TaskEnv
-from ..tasks.task import Task
 from .worker import Worker
 
 WARM_JOIN_TIMEOUT = 60.0

@@ -38,12 +38,12 @@ from typing import Any
 from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError
+from ..tasks.task import Task
 from .events import RunEvent, ignore
 from .model_limit import Slots, local_slots, provider_of
 from .ray_actor import ActorInfo, Shipped, TaskActor
 from .results import TaskResult
 from .runner import Run, RunOptions, _install_sigterm
-from ..tasks.task import Task
 from .trajectory import safe_name
 from .worker import needs_display as worker_needs_display
 

@@ -25,13 +25,13 @@ from ..agent.models import make_model
 from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError, TaskError
+from ..tasks.feedback import join_feedback
+from ..tasks.task import InvalidTask, Task, load_tasks
 from ..world import kernel
 from .events import EventSink, RunEvent, ignore
-from ..tasks.feedback import join_feedback
 from .model_limit import limit_model
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
-from ..tasks.task import InvalidTask, Task, load_tasks
 from .trajectory import TrajectoryWriter, safe_name
 from .video import Recording, start_video
 from .worker import Worker

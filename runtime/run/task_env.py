@@ -19,10 +19,10 @@ from ..agent.models.base import Model
 from ..agent.prompting import render
 from ..errors import DeskactError
 from ..execution import ExecResult
-from .a11y_env import a11y_text, start_a11y_bus
-from .results import PhaseTimes
 from ..tasks.steps import StepContext, Verdict, lookup, run_judge, run_reset
 from ..tasks.task import Task
+from .a11y_env import a11y_text, start_a11y_bus
+from .results import PhaseTimes
 from .worker import Worker, needs_display
 
 

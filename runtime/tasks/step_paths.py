@@ -30,7 +30,7 @@ class StepPath:
     """``shown`` is the path as the agent knows it; ``root`` and ``prefix`` say where it is opened:
     ``prefix`` is the shown path of the root's directory (``/`` for a world)."""
 
-    __slots__ = ("root", "prefix", "shown")
+    __slots__ = ("prefix", "root", "shown")
 
     def __init__(self, root: Root, prefix: PurePosixPath, shown: PurePosixPath) -> None:
         self.root, self.prefix, self.shown = root, prefix, shown

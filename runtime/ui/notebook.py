@@ -30,11 +30,11 @@ from ..agent.models.base import Message, Model
 from ..config import Config, load_config
 from ..errors import TaskError
 from ..execution import ExecResult, Image
-from ..tasks.steps import Verdict
 from ..run.task_env import TaskEnv
+from ..run.worker import Worker
+from ..tasks.steps import Verdict
 from ..tasks.task import Task, load_tasks, parse_task
 from ..tasks.toolkit_steps import load_toolkit_steps
-from ..run.worker import Worker
 
 _current: Env | None = None
 

@@ -1,7 +1,6 @@
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.config import Config, default_config_path, load_config, render_defaults
 from deskact.runtime.errors import ConfigError
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.tasks.task import SUITES_DIR
 from deskact.runtime.run.validate import validate
+from deskact.runtime.tasks.task import SUITES_DIR
 
 SUITES = sorted(p.name for p in SUITES_DIR.iterdir() if p.is_dir() and any(p.glob("*.yaml")))
 WORLD_SUITES = {"os_admin", "browser"}

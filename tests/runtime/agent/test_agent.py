@@ -5,15 +5,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from PIL import Image as PILImage
-
 from deskact.runtime.agent.agent import Episode
-from deskact.runtime.config import Config
-from deskact.runtime.execution import Image
-from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.agent.models import make_model
 from deskact.runtime.agent.models.offline import Scripted
+from deskact.runtime.config import Config
+from deskact.runtime.execution import Image
 from deskact.runtime.tasks.task import Task, parse_task
+from deskact.runtime.world.kernel import KernelSession
+from PIL import Image as PILImage
 
 sys.path.insert(0, str(Path(__file__).parent / "models"))
 from fake_servers import FakeOpenAIServer  # noqa: E402

@@ -1,9 +1,8 @@
 from io import StringIO
 
-from rich.console import Console
-
-from deskact.runtime.config import Config
 from deskact.runtime.agent.confirm import confirmation_enabled, console_confirm
+from deskact.runtime.config import Config
+from rich.console import Console
 
 
 def test_on_by_default_only_in_attach_mode():

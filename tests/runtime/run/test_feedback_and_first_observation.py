@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 from deskact.runtime.config import Config
-from deskact.runtime.tasks.feedback import join_feedback, relative_to_workspace
 from deskact.runtime.run.runner import Run, RunOptions
+from deskact.runtime.tasks.feedback import join_feedback, relative_to_workspace
 from deskact.runtime.ui.report import write_report
 
 SUITE = """

@@ -66,4 +66,4 @@ def test_the_display_check_is_doctors():
     from deskact.runtime.run.ray_backend import DISPLAY_PROGRAMS
     from deskact.runtime.ui.doctor import PROGRAMS
 
-    assert DISPLAY_PROGRAMS == tuple(prog for capability, prog, _ in PROGRAMS if capability == "virtual display")
+    assert tuple(prog for capability, prog, _ in PROGRAMS if capability == "virtual display") == DISPLAY_PROGRAMS

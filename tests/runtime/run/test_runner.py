@@ -11,7 +11,6 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.run.results import read_results
 from deskact.runtime.run.runner import Run, RunOptions
@@ -127,7 +126,6 @@ def test_existing_results_need_resume(tmp_path: Path):
     folder = suite(tmp_path)
     run(tmp_path, folder, tasks_glob="r-answer")
     import pytest
-
     from deskact.runtime.errors import DeskactError
 
     with pytest.raises(DeskactError, match="--resume"):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.tasks.task import load_tasks
 from deskact.runtime.run.validate import counterexample_passes, validate
+from deskact.runtime.tasks.task import load_tasks
 
 SUITE = r"""
 defaults:

@@ -52,7 +52,7 @@ def test_framebuffer_frame_is_the_x_servers_frame_plus_its_pointer() -> None:
             assert len(differs) > 0
             top, left = differs.min(axis=0)
             bottom, right = differs.max(axis=0)
-            assert 150 - 32 <= top and bottom <= 150 + 32 and 200 - 32 <= left and right <= 200 + 32
+            assert top >= 150 - 32 and bottom <= 150 + 32 and left >= 200 - 32 and right <= 200 + 32
             grabber.close()
         finally:
             term.kill()

@@ -3,7 +3,6 @@ from pathlib import Path
 from textwrap import dedent
 
 import pytest
-
 from deskact.runtime.tasks.task import SUITES_DIR, json_schema, load_tasks
 
 GOOD = """

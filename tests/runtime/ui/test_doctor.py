@@ -6,7 +6,6 @@ import os
 import sys
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.ui.doctor import NO_WORLDS, Check, run_checks, world_checks, world_verdict
 from deskact.runtime.world.cgroups import layout

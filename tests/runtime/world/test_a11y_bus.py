@@ -57,7 +57,7 @@ def _box_shows_something(display: Display, element: a11y.Element) -> bool:
                                                    include_cursor=False))
     img = np.asarray(Image.open(io.BytesIO(shot.image.data)).convert("L"))
     x, y, w, h = element.box
-    assert 0 <= x and 0 <= y and x + w <= img.shape[1] and y + h <= img.shape[0], element
+    assert x >= 0 and y >= 0 and x + w <= img.shape[1] and y + h <= img.shape[0], element
     return bool(img[y:y + h, x:x + w].std() > 5)
 
 

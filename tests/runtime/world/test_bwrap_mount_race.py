@@ -11,7 +11,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 from deskact.runtime.config import Config
 from deskact.runtime.world import sandbox
 from deskact.runtime.world.kernel import KernelSession

@@ -16,7 +16,7 @@ OK, WHY = world_status()
 pytestmark = pytest.mark.skipif(not OK, reason=f"no worlds here: {WHY}")
 
 
-@pytest.fixture()
+@pytest.fixture
 def session() -> Iterator[KernelSession]:
     with KernelSession(Config(), sandbox="bwrap") as s:
         if s.world is None or s.world.cgroup is None or s.world.cgroup.freezer is None:

@@ -50,6 +50,6 @@ def test_sudo_without_a_password_reaches_the_worlds_root_only(session: KernelSes
     assert sh(session, "sudo -n mkdir /test && ls -ld /test | cut -d' ' -f3") == "root\n"
     assert "root:*:" in sh(session, "sudo -n head -1 /etc/shadow")  # the world's copy: no hash
     assert session.world is not None
-    proc = next(p for p in session.world.processes() if p.uid == AGENT_ID and "kernel" in p.cmdline
-                or p.uid == AGENT_ID and p.name.startswith("python"))
+    proc = next(p for p in session.world.processes() if (p.uid == AGENT_ID and "kernel" in p.cmdline)
+                or (p.uid == AGENT_ID and p.name.startswith("python")))
     assert os.stat(f"/proc/{proc.host_pid}").st_uid == session.world.uid + AGENT_ID

@@ -14,10 +14,10 @@ from typing import Any
 
 import deskact
 import pytest
-from deskact.runtime.tasks.steps import Verdict, run_judge
 from deskact.runtime.run.task_env import TaskEnv
-from deskact.runtime.tasks.task import Step, Task
 from deskact.runtime.run.worker import Worker
+from deskact.runtime.tasks.steps import Verdict, run_judge
+from deskact.runtime.tasks.task import Step, Task
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "runtime" / "world"))
 from world_probes import require_worlds, world_config

@@ -71,7 +71,7 @@ def _parse_list(text: str, pos: int, tree: FieldTree) -> int:
 
 def apply_fields(value: Any, tree: FieldTree | None) -> Any:
     """Keep only the selected parts of ``value`` (a JSON-like structure)."""
-    if tree is None or "*" in tree and tree["*"] is None and len(tree) == 1:
+    if tree is None or ("*" in tree and tree["*"] is None and len(tree) == 1):
         return value
     if isinstance(value, list):
         return [apply_fields(v, tree) for v in value]

@@ -319,7 +319,7 @@ def _criterion(crit: Value) -> Callable[[Value], bool]:
     def check(v: Value) -> bool:
         if isinstance(v, FormulaError):
             return False
-        if isinstance(target, float) and not isinstance(v, (int, float)) or isinstance(v, bool):
+        if (isinstance(target, float) and not isinstance(v, (int, float))) or isinstance(v, bool):
             return op == "<>"
         if isinstance(target, str) and target == "" and op == "=":
             return v is None or v == ""
