@@ -246,15 +246,15 @@ class Root:
     def remove(self, path: str) -> bool:
         """Remove a file, symlink (never what it points to) or whole folder; False if nothing was there."""
         self._check_write(path)
-        with self._parent(path) as (fd, name):
-            try:
+        try:
+            with self._parent(path) as (fd, name):
                 st = os.stat(name, dir_fd=fd, follow_symlinks=False)
-            except FileNotFoundError:
-                return False
-            if stat.S_ISDIR(st.st_mode):
-                _remove_tree_at(fd, name)
-            else:
-                os.unlink(name, dir_fd=fd)
+                if stat.S_ISDIR(st.st_mode):
+                    _remove_tree_at(fd, name)
+                else:
+                    os.unlink(name, dir_fd=fd)
+        except FileNotFoundError:
+            return False  # the path or one of its parents is missing: nothing was there
         return True
 
 

@@ -76,6 +76,7 @@ def test_remove_file_dir_readonly_and_missing(ctx: StepContext) -> None:
     run_reset("files.remove", {"path": "${WORKSPACE}/g"}, ctx)
     assert not (ctx.workspace / "g").exists()
     run_reset("files.remove", {"path": "never-existed"}, ctx)
+    run_reset("files.remove", {"path": "no-parent/never-existed"}, ctx)  # AgentStudio's cleanups do this
 
 
 def test_chmod(ctx: StepContext) -> None:

@@ -3,7 +3,8 @@
 AgentStudio's task files name input and gold files under ``${AS_ROOT}/data/<task id>/``; its
 ``data/`` folder is not published. ``make_standins(tasks, root)`` writes, under ``root/data/``, a
 small file of the right type for every path the task files name (a workbook, a document, a
-presentation, an image, a text file, an archive, a folder), so ``deskact import agentstudio
+presentation, an image, a text file, an archive, a folder), each holding its own name, so that an
+input and its gold file differ (a do-nothing agent must not pass), and ``deskact import agentstudio
 --files-root root`` finds each one. They are not AgentStudio's files: they let the importer and
 its coverage be measured, never a task be solved against the real gold.
 
@@ -55,7 +56,7 @@ def _xlsx(path: Path) -> None:
         sheet = book.active if n == 1 else book.create_sheet()
         sheet.title = f"Sheet{n}"
         sheet.append(["Name", "Value"])
-        sheet.append(["stand-in", n])
+        sheet.append([path.name, n])
     book.create_sheet("Result")
     book.save(path)
 
@@ -64,7 +65,7 @@ def _docx(path: Path) -> None:
     from docx import Document
 
     doc = Document()
-    doc.add_paragraph("Stand-in for an AgentStudio data file (not public).")
+    doc.add_paragraph(f"Stand-in for AgentStudio's {path.name} (not public).")
     doc.save(str(path))
 
 
@@ -73,7 +74,7 @@ def _pptx(path: Path) -> None:
 
     prs = Presentation()
     slide = prs.slides.add_slide(prs.slide_layouts[1])
-    slide.shapes.title.text = "Stand-in"
+    slide.shapes.title.text = f"Stand-in for {path.name}"
     prs.save(str(path))
 
 
@@ -81,7 +82,8 @@ def _image(path: Path) -> None:
     from PIL import Image
 
     fmt = {".jpg": "JPEG", ".jpeg": "JPEG"}.get(path.suffix.lower(), "PNG")
-    Image.new("RGB", (64, 48), (200, 120, 40)).save(path, fmt)
+    shade = sum(path.name.encode()) % 256
+    Image.new("RGB", (64, 48), (shade, 120, 40)).save(path, fmt)
 
 
 def _odt(path: Path) -> None:
@@ -95,13 +97,13 @@ def _odt(path: Path) -> None:
 def _zip(path: Path) -> None:
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as z:
-        z.writestr("readme.txt", "stand-in\n")
+        z.writestr("readme.txt", f"stand-in for {path.name}\n")
     path.write_bytes(buf.getvalue())
 
 
 def _xcf(path: Path) -> None:
     # only the magic of GIMP's format: no GIMP here reads it
-    path.write_bytes(b"gimp xcf v011\0" + bytes(32))
+    path.write_bytes(b"gimp xcf v011\0" + path.name.encode())
 
 
 MAKERS = {".xlsx": _xlsx, ".docx": _docx, ".pptx": _pptx, ".png": _image, ".jpg": _image, ".jpeg": _image,
@@ -122,8 +124,8 @@ def make_standins(tasks: Path, root: Path) -> list[Path]:
             if maker:
                 maker(path)
             else:
-                path.write_text("stand-in,1\n" if path.suffix == ".csv" else "[stand-in]\nkey = value\n"
-                                if path.suffix == ".ini" else "stand-in\n")
+                path.write_text(f"stand-in,{path.name}\n" if path.suffix == ".csv" else f"[stand-in]\nfile = {path.name}\n"
+                                if path.suffix == ".ini" else f"stand-in for {path.name}\n")
         made.append(path)
     return made
 
