@@ -92,6 +92,50 @@ def test_without_a_world_only_the_workspace_is_written(ctx: StepContext, tmp_pat
     assert (ctx.workspace / "in/ws.txt").read_text() == "fine"
 
 
+def _victim(tmp_path: Path) -> tuple[Path, dict[str, object]]:
+    victim = tmp_path / "victim"
+    victim.mkdir(mode=0o750)
+    (victim / "f").write_text("host")
+
+    return victim, _victim_state(victim)
+
+
+@pytest.mark.parametrize("step, params", [
+    ("files.write", {"content": "x"}), ("files.remove", {}), ("files.chmod", {"mode": "0777"}),
+    ("files.mkdir", {}), ("files.touch", {}), ("files.chown", {"user": "root"}),
+])
+@pytest.mark.parametrize("below", ["../victim", "../victim/f", "sub/../../victim/f", "../../ws/../victim"])
+def test_dot_dot_never_leaves_the_workspace_without_a_world(ctx: StepContext, tmp_path: Path, step: str,
+                                                            params: dict[str, str], below: str) -> None:
+    """``${WORKSPACE}/../x`` is resolved, not compared as text: it is outside, so it is refused."""
+    (ctx.workspace / "sub").mkdir()
+    below = below.replace("../../ws", f"../../{ctx.workspace.parent.name}/ws")
+    victim, before = _victim(tmp_path)
+    with pytest.raises(StepFailed, match="is outside the workspace and task t has no world"):
+        run_reset(step, {"path": "${WORKSPACE}/" + below, **params}, ctx)
+    assert before == _victim_state(victim)
+
+
+@pytest.mark.parametrize("step, params", [
+    ("files.write", {"content": "x"}), ("files.remove", {}), ("files.chmod", {"mode": "0777"}),
+    ("files.mkdir", {}), ("files.touch", {}),
+])
+def test_a_link_out_of_the_workspace_is_refused_without_a_world(ctx: StepContext, tmp_path: Path, step: str,
+                                                                params: dict[str, str]) -> None:
+    victim, before = _victim(tmp_path)
+    (ctx.workspace / "out").symlink_to(victim)
+    with pytest.raises((OSError, StepFailed), match="leads outside the root|does not exist"):
+        run_reset(step, {"path": "out/f", **params}, ctx)  # as far as the workspace goes, out/f is nothing
+    assert before == _victim_state(victim)
+    run_reset("files.write", {"path": "${WORKSPACE}/sub/../inside.txt", "content": "fine"}, ctx)
+    assert (ctx.workspace / "inside.txt").read_text() == "fine"  # `..` that stays inside is fine
+
+
+def _victim_state(victim: Path) -> dict[str, object]:
+    return {"listing": sorted(p.name for p in victim.iterdir()), "mode": victim.stat().st_mode,
+            "text": (victim / "f").read_text(), "fmode": (victim / "f").stat().st_mode}
+
+
 def test_a_mode_with_special_bits_survives_loading(ctx: StepContext) -> None:
     """Params are checked when the task loads, then parsed again when the step runs (setgid dirs)."""
     from deskact.runtime.tasks.steps import lookup
