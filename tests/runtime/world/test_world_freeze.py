@@ -86,3 +86,48 @@ def test_a_judges_own_command_sees_the_world_live(session: KernelSession) -> Non
         time.sleep(0.1)
         assert (session.workspace / "beat").read_text() == first
 
+
+
+@pytest.fixture
+def freezer_probes() -> Iterator[list[tuple[str, bool]]]:
+    """Two cleanup steps registered for one test: each records whether the world was frozen."""
+    from deskact.runtime.tasks.steps import REGISTRY, reset_step
+
+    seen: list[tuple[str, bool]] = []
+
+    def probe(ctx: StepContext) -> None:
+        seen.append(("probe", ctx.world.cgroup.frozen))
+
+    def live_probe(ctx: StepContext) -> None:
+        seen.append(("live", ctx.world.cgroup.frozen))
+
+    reset_step("test.frozen_probe")(probe)
+    reset_step("test.live_probe", live=True)(live_probe)
+    try:
+        yield seen
+    finally:
+        for name in ("test.frozen_probe", "test.live_probe"):
+            REGISTRY["reset"].pop(name, None)
+
+
+def test_cleanup_runs_with_the_world_frozen_and_live_steps_thawed(freezer_probes: list[tuple[str, bool]]) -> None:
+    """Cleanup steps (the os-background-worker's `files.write stop`, say) write where a process the
+    agent left may be swapping links: the world stands still for them, as for judges; a `live`
+    step (apps.kill: signals) runs with the world thawed, then it is frozen again."""
+    import sys
+
+    from deskact.runtime.run.task_env import TaskEnv
+    from deskact.runtime.run.worker import Worker
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from world_probes import task, world_config
+
+    cleanup = [("test.frozen_probe", {}), ("test.live_probe", {}), ("files.write", {"path": "stop", "content": ""}),
+               ("test.frozen_probe", {})]
+    with Worker(world_config()) as worker, TaskEnv(task("t-cleanup-frozen", cleanup=cleanup), worker) as env:
+        env.reset()
+        world = env.session.world
+        if world is None or world.cgroup is None or world.cgroup.freezer is None:
+            pytest.skip("no freezer cgroup here")
+        assert env.cleanup() == []
+    assert freezer_probes == [("probe", True), ("live", False), ("probe", True)]
