@@ -58,7 +58,7 @@ def measure(fn: Callable[[], object], repeat: int) -> list[float]:
 
 def p50_p95(times: list[float]) -> tuple[float, float]:
     ordered = sorted(times)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def raw_mail(i: int) -> str:
@@ -267,13 +267,13 @@ def main() -> None:
     heavy = http.client.HTTPConnection(host, int(port))
     for name, path in [
         ("raw HTTP: calendar events.list (week, singleEvents)",
-         "/calendar/v3/calendars/primary/events?timeMin=2024-06-03T00:00:00Z&timeMax=2024-06-10T00:00:00Z"
-         "&singleEvents=true&orderBy=startTime"),
+         ("/calendar/v3/calendars/primary/events?timeMin=2024-06-03T00:00:00Z&timeMax=2024-06-10T00:00:00Z"
+         "&singleEvents=true&orderBy=startTime")),
         ("raw HTTP: gmail messages.list q=is:unread invoice",
          "/gmail/v1/users/me/messages?q=is%3Aunread%20invoice&maxResults=20"),
         ("raw HTTP: drive files.list q (name contains, in parents, trashed)",
-         f"/drive/v3/files?q=name%20contains%20%27report%27%20and%20%27{ids['folder']}%27%20in%20parents"
-         "%20and%20trashed%20%3D%20false&pageSize=20&orderBy=name"),
+         (f"/drive/v3/files?q=name%20contains%20%27report%27%20and%20%27{ids['folder']}%27%20in%20parents"
+         "%20and%20trashed%20%3D%20false&pageSize=20&orderBy=name")),
         ("raw HTTP: sheets values.get (A1:E201, 200 formulas)",
          f"/v4/spreadsheets/{ids['sheet']}/values/Sheet1%21A1%3AE201"),
         ("raw HTTP: docs documents.get (60 paragraphs)", f"/v1/documents/{ids['doc']}"),
@@ -287,7 +287,7 @@ def main() -> None:
 
     def batch10() -> None:
         b = svc["calendar"].new_batch_http_request()
-        for i in range(10):
+        for _i in range(10):
             b.add(svc["calendar"].events().get(calendarId="primary", eventId=ids["event"]))
         b.execute()
 

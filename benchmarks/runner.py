@@ -61,7 +61,7 @@ def machine_cpu() -> float:
 
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
-    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def overhead(r: TaskResult) -> float:

@@ -98,8 +98,9 @@ def main() -> None:
     results = [(label, *measure(fn, n)) for label, fn in rows]
     if shutil.which("soffice"):
         run_reset("office.xlsx", {"path": "f.xlsx", "sheets": {"S": [[2, 3, "=A1*B1"]]}}, ctx)
-        fn = lambda: run_judge("xlsx.cells", {"path": "f.xlsx", "cells": {"C1": 6}}, ctx)
-        results.append(("judge xlsx.cells (formula, LibreOffice recompute)", *measure(fn, max(3, n // 10))))
+        def recompute() -> object:
+            return run_judge("xlsx.cells", {"path": "f.xlsx", "cells": {"C1": 6}}, ctx)
+        results.append(("judge xlsx.cells (formula, LibreOffice recompute)", *measure(recompute, max(3, n // 10))))
 
     disp = start_display()
     if disp is not None:
@@ -117,9 +118,10 @@ def main() -> None:
         ]
         results += [(label, *measure(fn, max(5, n // 3))) for label, fn in gui]
         if shutil.which("soffice"):
-            fn = lambda: (run_reset("apps.open", {"path": "s.xlsx", "timeout": 120}, gctx),
-                          run_reset("apps.kill", {"name": "soffice"}, gctx))
-            results.append(("reset apps.open s.xlsx (LibreOffice) + apps.kill", *measure(fn, 3)))
+            def open_and_kill() -> object:
+                return (run_reset("apps.open", {"path": "s.xlsx", "timeout": 120}, gctx),
+                        run_reset("apps.kill", {"name": "soffice"}, gctx))
+            results.append(("reset apps.open s.xlsx (LibreOffice) + apps.kill", *measure(open_and_kill, 3)))
         for p in procs:
             p.kill()
             p.wait()

@@ -156,8 +156,8 @@ class _Compare:
                                       f" (gold: {_alignment(p2).name.lower()})")
 
     def shape(self, where: str, slide: Any, sh1: Any, sh2: Any) -> None:
-        box = f"at {sh1.left},{sh1.top} size {sh1.width}x{sh1.height} (gold: at {sh2.left},{sh2.top}" \
-              f" size {sh2.width}x{sh2.height})"
+        box = (f"at {sh1.left},{sh1.top} size {sh1.width}x{sh1.height} (gold: at {sh2.left},{sh2.top}"
+               f" size {sh2.width}x{sh2.height})")
         if not self.task_specific(sh1, sh2):
             raise Differs(f"{where} is {box}")
         if self.on("shape") and not _same_box(sh1, sh2, self.tolerance):

@@ -248,7 +248,7 @@ def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blank
         actual, expected = _squeeze_blanks(actual), _squeeze_blanks(expected)
     if ignore_case:
         actual, expected = actual.lower(), expected.lower()
-    if actual == expected or by_lines and actual.splitlines() == expected.splitlines():
+    if actual == expected or (by_lines and actual.splitlines() == expected.splitlines()):
         return Verdict.ok(f"{p} has the text of {reference}")
     at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
     line = actual.count("\n", 0, at) + 1

@@ -71,9 +71,9 @@ class Frame:
         return (self.x / sw, self.y / sh, (self.x + self.width) / sw, (self.y + self.height) / sh)
 
     def describe(self) -> str:
-        l, t, r, b = self.fractions()
+        left, top, right, bottom = self.fractions()
         return (f"{self.width}x{self.height} at ({self.x}, {self.y}) on a {self.screen_width}x{self.screen_height}"
-                f" screen, i.e. [{l:.2f}, {t:.2f}, {r:.2f}, {b:.2f}]")
+                f" screen, i.e. [{left:.2f}, {top:.2f}, {right:.2f}, {bottom:.2f}]")
 
 
 def _frame(display: str, window: Window) -> Frame:

@@ -17,7 +17,7 @@ def test_readme_has_runnable_blocks():
     assert len(BLOCKS) >= 4
 
 
-@pytest.mark.parametrize("lang,code", BLOCKS, ids=[f"{i}-{lang}" for i, (lang, _) in enumerate(BLOCKS)])
+@pytest.mark.parametrize(("lang", "code"), BLOCKS, ids=[f"{i}-{lang}" for i, (lang, _) in enumerate(BLOCKS)])
 def test_runnable_block(lang: str, code: str):
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}:{os.environ['PATH']}")
     if lang == "bash":

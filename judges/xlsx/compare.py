@@ -106,10 +106,10 @@ def sheet_differences(actual: tuple[Any, Any], gold: tuple[Any, Any], cells: str
             out.append(f"{g.coordinate} is {show_cell(a.value)} (gold: {show_cell(g.value)})")
             continue
         fa_v, fg_v = fa.cell(r, c).value, fg.cell(r, c).value
-        if formulas and isinstance(fg_v, str) and fg_v.startswith("="):
-            if not (isinstance(fa_v, str) and _formula_key(fa_v) == _formula_key(fg_v)):
-                out.append(f"{g.coordinate} holds {show_cell(fa_v)} (gold formula: {fg_v})")
-                continue
+        gold_formula = fg_v if formulas and isinstance(fg_v, str) and fg_v.startswith("=") else None
+        if gold_formula and not (isinstance(fa_v, str) and _formula_key(fa_v) == _formula_key(gold_formula)):
+            out.append(f"{g.coordinate} holds {show_cell(fa_v)} (gold formula: {fg_v})")
+            continue
         if number_formats and a.value is not None and fa.cell(r, c).number_format != fg.cell(r, c).number_format:
             out.append(f"{g.coordinate} has number format {fa.cell(r, c).number_format!r}"
                        f" (gold: {fg.cell(r, c).number_format!r})")

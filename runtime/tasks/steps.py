@@ -165,7 +165,7 @@ PLACEHOLDERS = ("WORKSPACE", "FILES", "HOME")
 def placeholder_names(text: str) -> set[str]:
     """Names used as ${NAME} in text (``$$`` escapes a dollar)."""
     names = set()
-    for _, named, braced, _ in string.Template.pattern.findall(text):
+    for _, _named, braced, _ in string.Template.pattern.findall(text):
         if braced:
             names.add(braced)
     return names
@@ -278,9 +278,7 @@ def _register(kind: Kind, name: str, one_of: tuple[str, ...],
               live: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
         # Resolve string annotations (from __future__ import annotations) before building the model.
-        func.__annotations__.update(
-            {k: v for k, v in inspect.get_annotations(func, eval_str=True).items()}
-        )
+        func.__annotations__.update(inspect.get_annotations(func, eval_str=True))
         REGISTRY[kind][name] = StepSpec(
             name=name, kind=kind, func=func, params=_params_model(name, func, one_of),
             doc=inspect.getdoc(func) or "", one_of=one_of, live=live,

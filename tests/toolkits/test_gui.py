@@ -293,7 +293,8 @@ def test_two_displays_driven_independently_and_cleaned_up(requires_xvfb: None, t
         pids = [*a.pids.values(), *b.pids.values()]
         xterms = [p.pid for p in psutil.process_iter(["name", "environ"])
                   if p.info["name"] == "xterm" and (p.info["environ"] or {}).get("DISPLAY") in (a.name, b.name)]
-    gone = lambda pid: not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    def gone(pid: int) -> bool:
+        return not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     wait_until(lambda: all(gone(p) for p in pids), "Xvfb and openbox of both displays exited", timeout=10)
     # Apps on a stopped display lose their X connection and exit too.
     wait_until(lambda: all(gone(p) for p in xterms), "the xterms exited with their displays", timeout=10)

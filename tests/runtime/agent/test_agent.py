@@ -15,7 +15,7 @@ from deskact.runtime.world.kernel import KernelSession
 from PIL import Image as PILImage
 
 sys.path.insert(0, str(Path(__file__).parent / "models"))
-from fake_servers import FakeOpenAIServer  # noqa: E402
+from fake_servers import FakeOpenAIServer
 
 
 def block(code: str) -> str:

@@ -64,8 +64,8 @@ def test_reasons(imported: tuple[Path, ImportReport]) -> None:
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
     assert reasons["2edfcc5d"] == [
         "google_docs.create_document with a hyperlink: google.document writes plain paragraphs",
-        "google_docs.hyperlink_match: exists false passes when the document or the text is gone too;"
-        " google.doc_link needs both"]
+        ("google_docs.hyperlink_match: exists false passes when the document or the text is gone too;"
+        " google.doc_link needs both")]
     link = _tasks(imported[0])["agentstudio-google-docs-3ca6dd01"]["judge"]
     assert link == [{"google.doc_link": {"title": "Hyperlink Guide", "text": "Click Here", "url": "https://www.example.com"}}]
     assert "2af3ec73" not in reasons  # a sent mail matched without a recipient, as AgentStudio does

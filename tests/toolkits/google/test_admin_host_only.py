@@ -206,7 +206,7 @@ def test_kernel_is_refused_every_admin_route_but_uses_the_apis(
     out = json.loads(_run(kernel, code).strip().splitlines()[-1])
 
     assert [(m, p) for m, p, *_ in out["admin"]] == [(m, p) for m, p, _ in ADMIN_CALLS]
-    for method, path, status, body in out["admin"]:
+    for _method, _path, status, body in out["admin"]:
         _assert_refused(status, body.encode())
     status, body = out["batch"]
     assert status == 200 and "HTTP/1.1 403" in body and "host-only" in body, body

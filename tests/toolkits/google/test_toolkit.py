@@ -127,7 +127,7 @@ def test_real_backend_gives_the_kernel_only_an_access_token(tmp_path: Path) -> N
         assert h.host["backend"] == "google" and h.host["clients"].credentials.refresh_token == "1//secret-refresh"
 
 
-@pytest.mark.parametrize("token_json, message", [
+@pytest.mark.parametrize(("token_json", "message"), [
     (None, "does not exist; run `deskact google login`"),
     ('{"nope": 1}', "is not an OAuth token"),
 ])

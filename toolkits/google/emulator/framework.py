@@ -311,9 +311,8 @@ class Emulator:
                 raise ApiError(400, f"Invalid JSON payload received. {exc}", "parseError") from None
             if spec.request_ref and not isinstance(parsed, dict):
                 raise ApiError(400, "Invalid JSON payload received. Expected an object.", "parseError")
-        elif spec.request_ref and media is None and method in ("POST", "PUT", "PATCH"):
-            if spec.request_ref and self._body_required(spec):
-                raise ApiError(400, f"Required request body missing for {spec.id}", "required")
+        elif spec.request_ref and media is None and method in ("POST", "PUT", "PATCH") and self._body_required(spec):
+            raise ApiError(400, f"Required request body missing for {spec.id}", "required")
         fn = HANDLERS.get(spec.id)
         if fn is None:
             raise not_implemented(spec.id)

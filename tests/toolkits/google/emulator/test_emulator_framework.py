@@ -59,7 +59,7 @@ def test_paging_tokens_are_bound_to_the_query() -> None:
     items = list(range(10))
     page, token = paginate(items, {"maxResults": 4}, default_size=100, max_size=1000)
     assert page == [0, 1, 2, 3] and token
-    page2, token2 = paginate(items, {"maxResults": 4, "pageToken": token}, default_size=100, max_size=1000)
+    page2, _token2 = paginate(items, {"maxResults": 4, "pageToken": token}, default_size=100, max_size=1000)
     assert page2 == [4, 5, 6, 7]
     with pytest.raises(ApiError):
         paginate(items, {"maxResults": 4, "pageToken": token, "q": "other"}, default_size=100, max_size=1000)
@@ -124,7 +124,8 @@ def test_unix_socket_and_state_dir_snapshots_survive_restart(tmp_path: Path) -> 
         emulator.close()
     again = Emulator(state_dir=state)
     try:
-        summaries = lambda: [c["summary"] for c in again.store.list("calendar.calendar")]
+        def summaries() -> list[str]:
+            return [c["summary"] for c in again.store.list("calendar.calendar")]
         assert "Sock" in summaries()  # the state itself persisted
         again.reset()
         assert "Sock" not in summaries()

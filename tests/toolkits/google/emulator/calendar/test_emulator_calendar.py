@@ -374,7 +374,7 @@ def test_reset_and_snapshots(cal: Any, emu: Any) -> None:
     assert [e["summary"] for e in cal.events().list(calendarId="primary").execute()["items"]] == ["keep"]
     import httplib2
 
-    resp, body = httplib2.Http().request(f"{emu.url}/_emulator/reset", "POST")
+    resp, _body = httplib2.Http().request(f"{emu.url}/_emulator/reset", "POST")
     assert resp.status == 200
     assert cal.events().list(calendarId="primary").execute()["items"] == []
     resp, _ = httplib2.Http().request(f"{emu.url}/_emulator/reset", "POST", body='{"snapshot": "nope"}')

@@ -26,7 +26,7 @@ def _f(**kw: Any) -> dict[str, Any]:
     return base
 
 
-@pytest.mark.parametrize("q, expected", [
+@pytest.mark.parametrize(("q", "expected"), [
     ("name = 'Quarterly Report'", True),
     ("name = 'quarterly report'", False),
     ("name != 'x'", True),

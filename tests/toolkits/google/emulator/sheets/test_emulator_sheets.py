@@ -12,7 +12,7 @@ from googleapiclient.errors import HttpError
 
 # ---------------------------------------------------------------- A1 (pure)
 
-@pytest.mark.parametrize("text, expected", [
+@pytest.mark.parametrize(("text", "expected"), [
     ("Sheet1!A1:B2", ("Sheet1", 0, 2, 0, 2)),
     ("A1:B2", (None, 0, 2, 0, 2)),
     ("B2:A1", (None, 0, 2, 0, 2)),
@@ -50,7 +50,7 @@ def _book(rows: list[list[Any]], option: str = "USER_ENTERED") -> Book:
     return book
 
 
-@pytest.mark.parametrize("formula, formatted", [
+@pytest.mark.parametrize(("formula", "formatted"), [
     ("=SUM(A1:A3)", "6"), ("=A1+B1", "11"), ("=AVERAGE(A1:A3)", "2"), ("=MIN(A1:A3)", "1"),
     ("=MAX(A1:B3)", "30"), ("=COUNT(A1:B3)", "6"), ("=COUNTA(A1:C3)", "7"), ("=A1/0", "#DIV/0!"),
     ("=2^3*2", "16"), ("=-A1+10%", "-0.9"), ("=\"a\"&A1", "a1"), ("=IF(A1>0,\"pos\",\"neg\")", "pos"),
