@@ -171,18 +171,24 @@ def _is_data(value: Any) -> bool:
     return isinstance(value, str) and value.removeprefix("${AS_ROOT}/").startswith("data/")
 
 
-def _office(family: str, func: str, keys: tuple[str, str], options: Callable[[dict[str, Any]], dict[str, Any]]) -> Fn:
-    """An AgentStudio office check as the OSWorld metric it copies: of the two files ``keys`` name,
-    the one among AgentStudio's data files is the expected one (copied into gold/), the other the
-    file the agent left."""
+def _office(family: str, func: str, keys: tuple[str, ...], options: Callable[[dict[str, Any]], dict[str, Any]],
+            rules: str | None = None) -> Fn:
+    """An AgentStudio office check as the OSWorld metric it copies. Of two files ``keys`` name, the
+    one among AgentStudio's data files is the expected one (copied into gold/), the other the file
+    the agent left; one key names the agent's file alone, with fixed ``rules`` when given."""
 
     def convert(p: dict[str, Any], acc: Acc) -> Steps:
-        first, second = (str(p[k]) for k in keys)
-        if _is_data(first) == _is_data(second):
-            raise Untranslatable(f"{func}: compares {first} with {second}; one must be an AgentStudio data file")
-        result, expected = (second, first) if _is_data(first) else (first, second)
-        evaluator = {"func": func, "result": {"type": "vm_file", "path": result},
-                     "expected": {"type": "cloud_file", "path": expected, "dest": PurePosixPath(expected).name},
+        files = [str(p[k]) for k in keys]
+        expected_spec: dict[str, Any] = {"type": "rule", "rules": p[rules]} if rules else {}
+        if len(files) == 2:
+            first, second = files
+            if _is_data(first) == _is_data(second):
+                raise Untranslatable(f"{family}.{func}: compares {first} with {second}; one must be an AgentStudio data file")
+            result, expected = (second, first) if _is_data(first) else (first, second)
+            expected_spec = {"type": "cloud_file", "path": expected, "dest": PurePosixPath(expected).name}
+        else:
+            result = files[0]
+        evaluator = {"func": func, "result": {"type": "vm_file", "path": result}, "expected": expected_spec,
                      "options": options(p)}
         done = translate_evaluator(evaluator, lambda url, _name: acc.data_file(url, "gold"), _text,
                                    lambda cmd: _text(cmd if isinstance(cmd, str) else shlex.join(cmd)))
@@ -193,6 +199,10 @@ def _office(family: str, func: str, keys: tuple[str, str], options: Callable[[di
         return done.judge
 
     return convert
+
+
+def _no_options(_: dict[str, Any]) -> dict[str, Any]:
+    return {}
 
 
 def _docx_options(p: dict[str, Any]) -> dict[str, Any]:
@@ -283,17 +293,23 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
                                                 _office("slides", "compare_pptx_files", ("result", "expected"), _pptx_options)),
     ("docs", "compare_docx_files"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}),
                                               _office("docs", "compare_docx_files", ("docx_file1", "docx_file2"), _docx_options)),
-    ("docs", "compare_docx_tables"): Procedure(frozenset({"docx_file1", "docx_file2"}),
-                                               _office("docs", "compare_docx_tables", ("docx_file1", "docx_file2"), lambda _: {})),
-    ("docs", "compare_line_spacing"): Procedure(frozenset({"docx_file1", "docx_file2"}),
-                                                _office("docs", "compare_line_spacing", ("docx_file1", "docx_file2"), lambda _: {})),
+    **{("docs", f): Procedure(frozenset({"docx_file1", "docx_file2"}),
+                              _office("docs", f, ("docx_file1", "docx_file2"), _no_options))
+       for f in ("compare_docx_tables", "compare_line_spacing", "compare_subscript_contains")},
+    ("docs", "compare_docx_lines"): Procedure(frozenset({"file1", "file2"}),
+                                              _office("docs", "compare_docx_lines", ("file1", "file2"), _no_options)),
+    ("docs", "evaluate_strike_through_last_paragraph"): Procedure(
+        frozenset({"docx_ref", "docx_file"}),
+        _office("docs", "evaluate_strike_through_last_paragraph", ("docx_file", "docx_ref"), _no_options)),
+    **{("docs", f): Procedure(frozenset({"docx_file"}), _office("docs", f, ("docx_file",), _no_options))
+       for f in ("is_first_line_centered", "has_page_numbers_in_footers")},
+    ("docs", "compare_font_names"): Procedure(frozenset({"docx_file", "rules", "rules.font_name"}),
+                                              _office("docs", "compare_font_names", ("docx_file",), _no_options, "rules")),
     **{("docs", f): _docs_reported({"docx_file", "docx_file1", "docx_file2", "docx_ref", "file1", "file2", "options",
                                     "rules", "kwargs"})
        for f in ("check_highlighted_words", "check_tabstops", "compare_contains_image",
-                 "compare_docx_images", "compare_docx_lines", "compare_font_names",
-                 "compare_insert_equation", "compare_references", "compare_subscript_contains",
-                 "evaluate_colored_words_in_tables", "evaluate_strike_through_last_paragraph",
-                 "has_page_numbers_in_footers", "is_first_line_centered")},
+                 "compare_docx_images", "compare_insert_equation", "compare_references",
+                 "evaluate_colored_words_in_tables")},
     **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
        for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
     **{("gimp", f): _reported({"src_path", "tgt_path", "threshold", "rule", "rules"}, _GIMP)
