@@ -93,3 +93,49 @@ def config_value(ctx: StepContext, path: str, key: str | list[str], equals: Any 
         ok, want = re.search(regex or "", str(value)) is not None, f"match /{regex}/"
     return Verdict.ok(f"{name} is {clip(value, 80)}") if ok else Verdict.fail(
         f"{name} should {want} but is {clip(value, 120)}", actual=str(value)[:500])
+
+
+_OOR = "{http://openoffice.org/2001/registry}"
+
+
+def libreoffice_setting(path: Path, item: str, prop: str, occurrence: Literal["first", "last"]) -> str | None:
+    """The value text of ``prop`` under the ``item`` path in LibreOffice's registrymodifications.xcu
+    (``<item oor:path=...><prop oor:name=...><value>``), the first or last one written."""
+    from xml.etree import ElementTree
+
+    values = [value.text for node in ElementTree.fromstring(path.read_bytes()).iter("item") if node.get(f"{_OOR}path") == item
+              for p in node.iter("prop") if p.get(f"{_OOR}name") == prop for value in p.findall("value")]
+    if not values:
+        return None
+    return values[0] if occurrence == "first" else values[-1]
+
+
+@judge("config.libreoffice")
+def config_libreoffice(ctx: StepContext, path: str, item: str, prop: str, equals: str, ignore_case: bool = False,
+                       number: bool = False, occurrence: Literal["first", "last"] = "last") -> Verdict:
+    """A LibreOffice setting in its user profile's ``registrymodifications.xcu`` at ``path``: the
+    value of ``prop`` under ``item`` (an ``oor:path`` such as ``/org.openoffice.Office.Common/Save/Document``)
+    equals ``equals`` (``ignore_case``; ``number``: compared as integers). A setting left at its
+    default is not in the file, so it fails. ``occurrence`` picks the first or last value written."""
+    from xml.etree import ElementTree
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be LibreOffice's settings file but does not exist (nothing was changed)")
+    try:
+        value = libreoffice_setting(p, item, prop, occurrence)
+    except ElementTree.ParseError as exc:
+        return Verdict.fail(f"{p} is not a readable settings file: {exc}")
+    what = f"LibreOffice's {item.rsplit('/', 1)[-1]}/{prop}"
+    if value is None:
+        return Verdict.fail(f"{what} is not set in {p.name} (still the default); it should be {equals!r}")
+    if number:
+        try:
+            same = int(value) == int(equals)
+        except ValueError:
+            same = False
+    else:
+        same = value.lower() == equals.lower() if ignore_case else value == equals
+    if same:
+        return Verdict.ok(f"{what} is {value!r}")
+    return Verdict.fail(f"{what} is {value!r}, not {equals!r}")

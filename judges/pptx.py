@@ -226,3 +226,29 @@ def pptx_compare(ctx: StepContext, path: str, reference: str, ignore: list[Aspec
     if found:
         return Verdict.fail(f"{p.name} differs from the gold presentation {reference}: {found}")
     return Verdict.ok(f"{p.name} matches the gold presentation")
+
+
+@judge("pptx.format")
+def pptx_format(ctx: StepContext, path: str, portrait: bool = False, transition: str | None = None,
+                transition_slide: int = 0, number_color: Literal["red", "blue", "green", "black"] | None = None) -> Verdict:
+    """Presentation-wide checks of OSWorld's Impress metrics: ``portrait`` (slides taller than
+    wide), ``transition`` (slide ``transition_slide``, 0-based, has a transition of that kind, such
+    as ``dissolve``, read from its XML), ``number_color`` (the second-to-last solid RGB colour of
+    the first slide master, where OSWorld's ``check_page_number_colors`` finds the slide number's
+    colour, is clearly red, blue or green, or near black)."""
+    from ._pptx_checks import master_number_color, slide_transition
+
+    try:
+        p, prs = _open(ctx, path)
+    except FileNotFoundError as exc:
+        return Verdict.fail(str(exc))
+    problems = []
+    if portrait and not prs.slide_width < prs.slide_height:
+        problems.append(f"its slides are {prs.slide_width}x{prs.slide_height} EMU, not portrait")
+    if transition is not None and (found := slide_transition(p, transition_slide, transition)) is not None:
+        problems.append(found)
+    if number_color is not None and (found := master_number_color(p, number_color)) is not None:
+        problems.append(found)
+    if problems:
+        return Verdict.fail(f"{p.name}: " + "; ".join(problems))
+    return Verdict.ok(f"{p.name} is as expected")

@@ -251,6 +251,36 @@ def _contains_page_break(env: _Env, part: Part) -> None:
     env.judge("docx.format", path=_result_file(env, part), page_breaks=count, any_page_break=True)
 
 
+def _pptx_format(func: str, rule_params: dict[str, str], **fixed: Any) -> Callable[[_Env, Part], None]:
+    """An Impress metric on the result alone: pptx.format with ``fixed`` params and those its rule
+    gives (rule key -> judge param)."""
+
+    def convert(env: _Env, part: Part) -> None:
+        _needs(func, "pptx.format")
+        params = {param: _rule(part, key) for key, param in rule_params.items()}
+        env.judge("pptx.format", path=_result_file(env, part), **fixed, **params)
+
+    return convert
+
+
+_LO_SETTINGS = {
+    "check_presenter_console_disable": ("/org.openoffice.Office.Impress/Misc/Start", "EnablePresenterScreen", None,
+                                        {"equals": "false", "ignore_case": True, "occurrence": "first"}),
+    "check_auto_saving_time": ("/org.openoffice.Office.Common/Save/Document", "AutoSaveTimeIntervall", "minutes",
+                               {"number": True}),
+    "find_default_font": ("/org.openoffice.Office.Writer/DefaultFont", "Standard", "font_name", {}),
+}
+"""Metrics reading one setting of LibreOffice's registrymodifications.xcu: item path, prop, the
+rule key giving the expected value (None: fixed in the params), judge params."""
+
+
+def _libreoffice_setting(env: _Env, part: Part) -> None:
+    _needs(part["func"], "config.libreoffice")
+    item, prop, key, params = _LO_SETTINGS[part["func"]]
+    expected = {"equals": str(_rule(part, key))} if key else {}
+    env.judge("config.libreoffice", path=_result_file(env, part), item=item, prop=prop, **params, **expected)
+
+
 _PPTX_ASPECTS = ("number_of_slides", "shape", "text", "indent", "font_name", "font_size", "font_bold",
                  "font_italic", "color_rgb", "font_underline", "strike_through", "alignment", "bullets",
                  "background_color", "note")
@@ -428,6 +458,11 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_font_names": _compare_font_names,
     "contains_page_break": _contains_page_break,
     "compare_pptx_files": _compare_pptx_files,
+    "check_slide_orientation_Portrait": _pptx_format("check_slide_orientation_Portrait", {}, portrait=True),
+    "check_transition": _pptx_format("check_transition", {"slide_idx": "transition_slide",
+                                                          "transition_type": "transition"}),
+    "check_page_number_colors": _pptx_format("check_page_number_colors", {"color": "number_color"}),
+    **{func: _libreoffice_setting for func in _LO_SETTINGS},
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,
     "check_list": _check_list,

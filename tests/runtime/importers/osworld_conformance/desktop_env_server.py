@@ -61,6 +61,8 @@ def call(request: dict) -> dict:
         score = func(*request.get("args", []), **request.get("kwargs", {}))
     except Exception as exc:  # noqa: BLE001 - the metric's crash is an answer too
         return {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()[-2000:]}
+    if not isinstance(score, (int, float)):  # some metrics fall off their end and give None
+        return {"error": f"the metric returned {score!r}, not a score"}
     return {"score": float(score)}
 
 

@@ -165,3 +165,54 @@ def test_compare_pptx_files_task_specific_positions(desktop_env: Any, deskact: A
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _styled(path: Path, height: int = 5143500, transition: str | None = "dissolve", on_slide: int = 0,
+            number_colors: tuple[str, ...] = ("FF0000", "000000")) -> Path:
+    """Two slides, a transition on one, solid RGB colours in the slide master (the second to last
+    is where OSWorld looks for the slide number's colour)."""
+    from lxml import etree
+
+    prs = Presentation()
+    prs.slide_height = Emu(height)
+    for _ in range(2):
+        prs.slides.add_slide(prs.slide_layouts[6])
+    p_ns, a_ns = "http://schemas.openxmlformats.org/presentationml/2006/main", \
+        "http://schemas.openxmlformats.org/drawingml/2006/main"
+    if transition is not None:
+        node = etree.SubElement(prs.slides[on_slide]._element, f"{{{p_ns}}}transition")
+        etree.SubElement(node, f"{{{p_ns}}}{transition}")
+    for value in number_colors:
+        fill = etree.SubElement(prs.slide_masters[0]._element, f"{{{a_ns}}}solidFill")
+        etree.SubElement(fill, f"{{{a_ns}}}srgbClr").set("val", value)
+    prs.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("func", "rules", "change", "verdict"), [
+    ("check_slide_orientation_Portrait", None, {"height": 12192000}, True),
+    ("check_slide_orientation_Portrait", None, {}, False),
+    ("check_transition", {"slide_idx": 0, "transition_type": "dissolve"}, {}, True),
+    ("check_transition", {"slide_idx": 0, "transition_type": "dissolve"}, {"transition": "fade"}, False),
+    ("check_transition", {"slide_idx": 0, "transition_type": "dissolve"}, {"on_slide": 1}, False),
+    ("check_transition", {"slide_idx": 1, "transition_type": "dissolve"}, {"on_slide": 1}, True),
+    ("check_transition", {"slide_idx": 5, "transition_type": "dissolve"}, {}, False),
+    ("check_page_number_colors", {"color": "red"}, {}, True),
+    ("check_page_number_colors", {"color": "red"}, {"number_colors": ("000000", "000000")}, False),
+    ("check_page_number_colors", {"color": "black"}, {"number_colors": ("000000", "FF0000")}, True),
+    # OSWorld reads "0000FF" as 00, 0F, F: never blue
+    ("check_page_number_colors", {"color": "blue"}, {"number_colors": ("0000FF", "000000")}, False),
+    ("check_page_number_colors", {"color": "red"}, {"number_colors": ("FF0000",)}, False),
+])
+def test_impress_format_metrics(desktop_env: Any, deskact: Any, func: str, rules: dict[str, Any] | None,
+                                change: dict[str, Any], verdict: bool) -> None:
+    result = _styled(deskact.home_file(RESULT), **change)
+    evaluator: dict[str, Any] = {"func": func, "result": {"type": "vm_file", "path": RESULT}}
+    if rules is None:
+        theirs = desktop_env.passes("slides", func, str(result))
+    else:
+        evaluator["expected"] = {"type": "rule", "rules": rules}
+        theirs = desktop_env.passes("slides", func, str(result), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
