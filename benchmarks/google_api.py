@@ -248,7 +248,7 @@ def main() -> None:
     all_times: list[float] = []
     for name, fn in mix:
         post("/_emulator/reset", b'{"snapshot": "seeded"}')  # same state for every operation
-        times = measure(lambda: fn(svc), args.repeat)
+        times = measure(lambda fn=fn: fn(svc), args.repeat)
         all_times += times
         rows.append((name, *p50_p95(times)))
     rows.append(("**whole mix (googleapiclient)**", *p50_p95(all_times)))

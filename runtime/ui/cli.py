@@ -103,7 +103,8 @@ def run_cmd(
     sandbox: str | None = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
     backend: str | None = typer.Option(None, "--backend", help="thread (this machine) or ray (a Ray cluster; docs/distributed.md)."),
-    address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray (default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
+    address: str | None = typer.Option(None, "--address", help="Ray cluster address for --backend ray "
+                                       "(default: runner.ray_address, $RAY_ADDRESS, else a local Ray)."),
     epochs: int = typer.Option(1, "--epochs", help="Run each task N times; the summary and report show pass@k and the spread."),
     watch: bool = typer.Option(False, "--watch", help="Show each worker's display in a browser (noVNC on 127.0.0.1; addresses printed as workers start)."),
     progress: str | None = typer.Option(None, "--progress",
@@ -150,7 +151,7 @@ def run_cmd(
             _write_report(out_dir)
         console.print(f"interrupted: finished results are in {out_dir}/results.jsonl; to complete the run:\n"
                       f"  {resume_command(sys.argv[1:], str(out_dir))}", markup=False, highlight=False)
-        raise typer.Exit(130)
+        raise typer.Exit(130) from None
     print_summary(Console(), results)
     _write_report(out_dir)
     _print_kept_worlds(out_dir)

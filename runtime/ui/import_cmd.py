@@ -56,6 +56,7 @@ def osworld_cmd(path: Path = typer.Argument(..., help="OSWorld's evaluation_exam
 def agentstudio_cmd(path: Path = typer.Argument(..., help="AgentStudio's tasks folder, one task JSON, or a JSONL file."),
                     out: Path = OutOpt, no_fetch_gold: bool = NoGoldOpt,
                     files_root: Path | None = typer.Option(
-                        None, "--files-root", help="The folder AgentStudio's ${AS_ROOT} named (holds data/): input and gold files are copied from it.")) -> None:
+                        None, "--files-root", help="The folder AgentStudio's ${AS_ROOT} named (holds data/): "
+                                                   "input and gold files are copied from it.")) -> None:
     """Convert AgentStudio task JSON (reset/eval/cleanup procedures -> steps and judges)."""
     _run("agentstudio", path, _options(out, None, False, no_fetch_gold, 0, 0, files_root))

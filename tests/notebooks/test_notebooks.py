@@ -114,8 +114,8 @@ def test_02_step_by_step(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_03_write_a_toolkit(monkeypatch: pytest.MonkeyPatch) -> None:
     book = execute("03_write_a_toolkit.ipynb", monkeypatch)
     text = text_of(book)
-    assert "- `add_note(title: str, body: str = '', tags: list[str] | None = None) -> dict`: " \
-           "Create a note and return it" in text
+    assert ("- `add_note(title: str, body: str = '', tags: list[str] | None = None) -> dict`: "
+            "Create a note and return it") in text
     assert "Toolkit docs in the system prompt: True" in text
     assert re.search(r"NOTES_URL = http://127\.0\.0\.1:\d+", text)
     assert "internet: unreachable from the sandbox" in text

@@ -100,7 +100,7 @@ def _victim(tmp_path: Path) -> tuple[Path, dict[str, object]]:
     return victim, _victim_state(victim)
 
 
-@pytest.mark.parametrize("step, params", [
+@pytest.mark.parametrize(("step", "params"), [
     ("files.write", {"content": "x"}), ("files.remove", {}), ("files.chmod", {"mode": "0777"}),
     ("files.mkdir", {}), ("files.touch", {}), ("files.chown", {"user": "root"}),
 ])
@@ -116,7 +116,7 @@ def test_dot_dot_never_leaves_the_workspace_without_a_world(ctx: StepContext, tm
     assert before == _victim_state(victim)
 
 
-@pytest.mark.parametrize("step, params", [
+@pytest.mark.parametrize(("step", "params"), [
     ("files.write", {"content": "x"}), ("files.remove", {}), ("files.chmod", {"mode": "0777"}),
     ("files.mkdir", {}), ("files.touch", {}),
 ])

@@ -102,12 +102,12 @@ class Model(ABC):
     """Which attempt at the task the coming episode is (``deskact run --epochs``), from 1; the
     agent sets it before ``start_episode``."""
 
-    def start_episode(self, task: Task) -> None:
+    def start_episode(self, task: Task) -> None:  # noqa: B027 - an optional hook: most models need none
         """Called once before an episode; offline models (reference, scripted) use it."""
 
     @abstractmethod
     def reply(self, system: str, messages: list[Message]) -> ModelReply:
         """Answer the conversation so far."""
 
-    def check_ready(self) -> None:
+    def check_ready(self) -> None:  # noqa: B027 - an optional hook: offline models are always ready
         """Raise (e.g. MissingAPIKey) before any task starts if the model cannot work."""

@@ -51,7 +51,7 @@ def test_cell_checks_and_sheet_positions(ctx: StepContext) -> None:
 def test_unknown_rule_keys_are_refused_when_the_task_loads(ctx: StepContext) -> None:
     from deskact.runtime.tasks.steps import lookup
 
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"unknown param `ranges\.0\.fuzzy`"):
         lookup("judge", "xlsx.ranges").validate(
             {"path": "a", "sheet": "S", "ranges": [{"range": ["A1"], "type": "exact_match", "fuzzy": 1}]})
 

@@ -190,8 +190,9 @@ def test_windows_state_and_geometry(gctx: StepContext) -> None:
     assert not run_judge("windows.state", {"contains": "geomprobe", "state": "normal"}, gctx).passed
     v = run_judge("windows.state", {"contains": "nosuchwindow", "state": "normal"}, gctx)
     assert v.feedback.startswith("no window title contains 'nosuchwindow'; open windows: ")
+    from deskact.runtime.tasks.steps import lookup
+
     with pytest.raises(ValueError, match="must hold fractions of the screen"):
-        from deskact.runtime.tasks.steps import lookup
         lookup("judge", "windows.geometry").validate({"contains": "x", "box": [0, 0, 2, 1]})
 
 

@@ -71,8 +71,8 @@ def test_a_tasks_own_toolkit_registers_its_judge_first(greeter: Path) -> None:
 def test_a_toolkit_that_cannot_load_makes_the_task_invalid_naming_why(greeter: Path) -> None:
     loaded = load_tasks([task_file(greeter, "greeter_tk:broken")])
     (bad,) = loaded.invalid
-    assert "toolkits: toolkit 'greeter_tk:broken': cannot import its steps module greeter_broken_steps: " \
-           "ModuleNotFoundError: No module named 'no_such_dependency_of_greeter'" in bad.message
+    assert ("toolkits: toolkit 'greeter_tk:broken': cannot import its steps module greeter_broken_steps: "
+            "ModuleNotFoundError: No module named 'no_such_dependency_of_greeter'") in bad.message
     (typo,) = load_tasks([task_file(greeter, "googel")]).invalid
     assert "unknown toolkit 'googel'; did you mean 'google'?" in typo.message
 

@@ -189,7 +189,7 @@ def test_fit_scale() -> None:
     assert fit_scale(1920, 1080, 1280, 800) == pytest.approx(2 / 3)
     assert fit_scale(1280, 800, 1280, 800) == 1.0
     assert fit_scale(1000, 2000, 1280, 800) == 0.4
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="screen size must be positive, got 0x10"):
         fit_scale(0, 10, 5, 5)
 
 

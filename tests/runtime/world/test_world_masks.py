@@ -19,7 +19,7 @@ PLANTED = {Path("/var/backups/shadow.bak"): "root:$6$deskact-test-hash:1::::::",
 
 def test_var_backups_and_apt_credentials_are_hidden(tmp_path: Path) -> None:
     made = []
-    for path, text in PLANTED.items():
+    for path in PLANTED:
         if path.exists() or not path.parent.is_dir():
             pytest.skip(f"{path} exists already or has no parent here: not ours to touch")
     for path, text in PLANTED.items():

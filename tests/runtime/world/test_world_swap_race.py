@@ -43,7 +43,7 @@ SAMPLES: dict[str, Any] = {
 PER_STEP: dict[str, dict[str, Any]] = {
     "xlsx.cells": {"cells": {"A1": 1}}, "xlsx.formula": {"cells": {"A1": "=1"}},
     "xlsx.numbers": {"cells": ["A1"]}, "xlsx.format": {"cells": "A1"}, "xlsx.validation": {"cells": "A1"},
-    "files.download": {"url": "file://{files}/seed.txt"}, "csv.rows": {"equals": [["x"]]},
+    "files.download": {"url": "file://{files}/seed.txt"}, "config.libreoffice": {"item": "/x", "prop": "y"}, "csv.rows": {"equals": [["x"]]},
     "xlsx.charts": {"props": ["type"]}, "browser.serve": {"timeout": 0.1},
     "apps.open": {"timeout": 0.1},
 }
@@ -143,12 +143,16 @@ def seed_suite(ctx: StepContext) -> None:
 
 _watched: list[str] = []
 _opened: list[str] = []
+_steps_thread = threading.get_ident()
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
-    # Python's audit hook sees every open() and os.open() of this process by name: a host victim
-    # opened at all (read or written) is recorded, whatever the step then does with it.
-    if event == "open" and _watched and isinstance(args[0], (str, bytes, os.PathLike)):
+    # Python's audit hook sees every open() and os.open() of this process by name: a host victim,
+    # or any path of the workspace or the world opened by its name (which the kernel would resolve
+    # again, following whatever the agent swapped in), is recorded whatever the step then does.
+    # Only the steps' thread counts: the host swapper thread (no world) opens the slot by name.
+    if (event == "open" and _watched and threading.get_ident() == _steps_thread
+            and isinstance(args[0], (str, bytes, os.PathLike))):
         name = os.fsdecode(args[0])
         if any(name.startswith(w) for w in _watched):
             _opened.append(name)
@@ -162,12 +166,14 @@ def race(ctx: StepContext, victim_file: Path, victim_dir: Path) -> tuple[int, se
     completed at least once). Fails on the first verdict that quotes the victim, or the first step
     that opens it."""
     tries, completed = 0, set()
-    _watched[:] = [str(victim_file), str(victim_dir)]
+    _watched[:] = [str(victim_file), str(victim_dir), f"{ctx.workspace}/"]
+    if ctx.world is not None:
+        _watched.append(f"{ctx.world.root}/")
     try:
         for spec, param in path_steps():
             for variant in VARIANTS:
                 tries += _race_one(ctx, spec, param, variant, completed)
-                assert not _opened, f"{spec.name} opened the host victim {_opened[0]}"
+                assert not _opened, f"{spec.name} opened {_opened[0]} by name"
     finally:
         _watched.clear()
     print(f"{tries} tries; ran to the end: {len(completed)} of {len(path_steps())}: {sorted(completed)}")
@@ -190,7 +196,8 @@ def _race_one(ctx: StepContext, spec: StepSpec, param: str, variant: str, comple
             run_reset(spec.name, params, ctx)
             completed.add(spec.name)
         except Exception as exc:  # noqa: BLE001 - a refused or failed step is fine; harm is not
-            assert MARKER not in str(exc), f"{spec.name} quoted the host victim: {exc}"
+            # A step may fail or not; when it fails, its message must not quote the victim.
+            assert MARKER not in str(exc), f"{spec.name} quoted the host victim: {exc}"  # noqa: PT017
     return tries
 
 

@@ -266,7 +266,7 @@ class Emulator:
             return self._call(method, path, qs, headers, body, base_url)
         except ApiError as err:
             return error_response(err)
-        except Exception as exc:  # a bug in a handler: answer 500 with the cause
+        except Exception as exc:  # noqa: BLE001 - a bug in a handler: answer 500 with the cause
             traceback.print_exc()
             return error_response(ApiError(500, f"emulator error: {type(exc).__name__}: {exc}", "backendError"))
 

@@ -37,7 +37,7 @@ def decode_token(token: str, params: dict[str, Any]) -> int:
         padded = token + "=" * (-len(token) % 4)
         offset, fingerprint = json.loads(base64.urlsafe_b64decode(padded))
         offset = int(offset)
-    except Exception:
+    except (ValueError, TypeError):  # bad base64 or JSON (ValueErrors both), not a pair, not a number
         raise ApiError(400, f"Invalid page token '{token}'", "invalid", location="pageToken") from None
     if fingerprint != _fingerprint(params) or offset < 0:
         raise ApiError(400, "The page token does not belong to this query", "invalid", location="pageToken")

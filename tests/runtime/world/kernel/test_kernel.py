@@ -229,9 +229,9 @@ def test_fifty_figures_are_capped(session: KernelSession) -> None:
 # -- preload and services ------------------------------------------------------------
 
 def test_failing_preload_names_the_toolkit() -> None:
-    with pytest.raises(KernelError, match=r"preload of toolkit 'broken' failed: ZeroDivisionError"):
-        with KernelSession(make_config(), preload=[("fine", "a = 1"), ("broken", "1/0")]):
-            pass
+    with (pytest.raises(KernelError, match=r"preload of toolkit 'broken' failed: ZeroDivisionError"),
+          KernelSession(make_config(), preload=[("fine", "a = 1"), ("broken", "1/0")])):
+        pass
 
 
 def test_local_service_reachable_through_forwarded_socket(tmp_path: Path) -> None:

@@ -94,8 +94,8 @@ def test_close_shuts_down_unused_kernels_and_their_workspaces(tmp_path: Path) ->
 
 
 def test_preload_failure_reaches_acquire(tmp_path: Path) -> None:
-    with KernelPool(Config(), preload=[("brokenkit", "import no_such_module_xyz")], workspace_root=tmp_path) as pool:
-        # An import failure is told with the kernel's sys.path (kernel/import_error.py).
-        with pytest.raises(KernelError, match=r"cannot import toolkit 'brokenkit''s module: ModuleNotFoundError"):
-            pool.acquire()
+    # An import failure is told with the kernel's sys.path (kernel/import_error.py).
+    with (KernelPool(Config(), preload=[("brokenkit", "import no_such_module_xyz")], workspace_root=tmp_path) as pool,
+          pytest.raises(KernelError, match=r"cannot import toolkit 'brokenkit''s module: ModuleNotFoundError")):
+        pool.acquire()
     assert list(tmp_path.iterdir()) == []

@@ -39,7 +39,7 @@ def _decoded_header(value: str) -> str:
     """A header as text (RFC 2047 encoded words decoded)."""
     try:
         return str(email.header.make_header(email.header.decode_header(value)))
-    except Exception:  # malformed encodings: keep the raw text
+    except Exception:  # noqa: BLE001 - malformed encodings fail in many ways: keep the raw text
         return value
 
 

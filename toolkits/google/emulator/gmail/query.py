@@ -197,11 +197,9 @@ class _Parser:
         self.pos += 1
         pred: Predicate
         if tok.value == "(" and tok.op is None:
-            items = self.group(")")
-            pred = lambda m: all(p(m) for p in items)
+            pred = _all_of(self.group(")"))
         elif tok.value == "{" and tok.op is None:
-            items = self.group("}")
-            pred = lambda m: any(p(m) for p in items)
+            pred = _any_of(self.group("}"))
         elif tok.value in (")", "}"):
             raise ApiError(400, f"Unbalanced '{tok.value}' in search query", "invalidArgument", location="q")
         elif tok.op is not None and tok.value == "(":
@@ -223,6 +221,14 @@ class _Parser:
             inner = pred
             return lambda m: not inner(m)
         return pred
+
+
+def _all_of(preds: list[Predicate]) -> Predicate:
+    return lambda msg: all(p(msg) for p in preds)
+
+
+def _any_of(preds: list[Predicate]) -> Predicate:
+    return lambda msg: any(p(msg) for p in preds)
 
 
 def compile_query(q: str) -> Predicate:

@@ -87,5 +87,5 @@ def test_responses_list_filter_paging(emu: Any) -> None:
     with pytest.raises(HttpError) as err:
         forms.forms().responses().list(formId=fid, filter="name = x").execute()
     assert err.value.resp.status == 400
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="has no question 'Unknown question'"):
         submit_response(store, fid, {"Unknown question": "x"})
