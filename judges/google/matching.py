@@ -166,3 +166,55 @@ def message_match(ctx: StepContext, subject: str | None = None, recipient: str |
             return Verdict.fail(f"{len(wrong)} of {len(matches)} matching mails {'lack' if labelled else 'have'}"
                                 f" {label.upper()} (labels {wrong[0]['labels']})")
     return Verdict.ok(f"{len(matches)} {where} match subject {subject!r}" if matches else f"no {where} matches")
+
+
+@judge("google.label_exists")
+def label_exists(ctx: StepContext, name: str, exists: bool = True) -> Verdict:
+    """A Gmail label called ``name`` (case-insensitive) exists, or with ``exists: false`` none does.
+    AgentStudio's check_label_exists decides this way."""
+    labels = clients(ctx).gmail.users().labels().list(userId="me").execute().get("labels", [])
+    found = any(lab["name"].lower() == name.lower() for lab in labels)
+    if found == exists:
+        return Verdict.ok(f"label {name!r} {'exists' if found else 'does not exist'}")
+    return Verdict.fail(f"label {name!r} {'still exists' if found else 'does not exist'}; labels:"
+                        f" {sorted(lab['name'] for lab in labels if lab.get('type') == 'user')}")
+
+
+def _run_format(doc: dict, text: str) -> dict | None:
+    """The font and size of the first text run containing ``text``, a run without its own taking the
+    NORMAL_TEXT style's (AgentStudio's ``find_text_format``)."""
+    normal = next((s.get("textStyle", {}) for s in doc.get("namedStyles", {}).get("styles", [])
+                   if s.get("namedStyleType") == "NORMAL_TEXT"), {})
+    for element in doc.get("body", {}).get("content", []):
+        for part in element.get("paragraph", {}).get("elements", []):
+            run = part.get("textRun")
+            if run and text in run.get("content", ""):
+                style = run.get("textStyle", {})
+                return {"font": style.get("weightedFontFamily", {}).get(
+                            "fontFamily", normal.get("weightedFontFamily", {}).get("fontFamily")),
+                        "size": style.get("fontSize", {}).get("magnitude", normal.get("fontSize", {}).get("magnitude"))}
+    return None
+
+
+@judge("google.text_format")
+def text_format(ctx: StepContext, title: str, text: str, font: str | None = None, size: float | None = None) -> Verdict:
+    """In a Google Doc titled ``title`` (trashed ones too), the first text run containing ``text``
+    has the font family ``font`` and the size ``size`` (pt); a run without its own font or size
+    takes the NORMAL_TEXT style's. The first document holding the text decides. AgentStudio's
+    text_format_match decides this way."""
+    from ...reset_scripts.google.account import drive_find
+
+    docs = drive_find(ctx, title, "application/vnd.google-apps.document", None, None)
+    if not docs:
+        return Verdict.fail(f"no document titled {title!r}")
+    for f in docs:
+        doc = clients(ctx).docs.documents().get(documentId=f["id"]).execute()
+        found = _run_format(doc, text)
+        if found is None:
+            continue
+        if font and found["font"] != font:
+            return Verdict.fail(f"{text!r} in {title!r} is in {found['font']!r}, not {font!r}")
+        if size and found["size"] != size:
+            return Verdict.fail(f"{text!r} in {title!r} is {found['size']} pt, not {size} pt")
+        return Verdict.ok(f"{text!r} in {title!r} has the expected font and size")
+    return Verdict.fail(f"no document titled {title!r} contains {text!r}")

@@ -161,3 +161,12 @@ def doc_link(p: dict[str, Any], _: Acc) -> Steps:
         raise Untranslatable("google_docs.hyperlink_match: exists false passes when the document or the text is"
                              " gone too; google.doc_link needs both")
     return [step("judge", "google.doc_link", title=_text(p["title"]), text=_text(p["text"]), url=_text(p["url"]))]
+
+
+def label_check(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("judge", "google.label_exists", name=_text(p["label_name"]), exists=bool(p.get("exists", True)))]
+
+
+def text_format(p: dict[str, Any], _: Acc) -> Steps:
+    return [step("judge", "google.text_format", title=_text(p["title"]), text=_text(p["text"]),
+                 font=_opt(p.get("font")), size=p.get("size"))]

@@ -30,8 +30,10 @@ from .agentstudio_google import (
     important,
     in_trash,
     label,
+    label_check,
     send,
     sent_check,
+    text_format,
     trash,
 )
 from .common import Untranslatable, escape, step
@@ -273,7 +275,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("gmail", "is_email_marked_important"): Procedure(
         frozenset({"message_info", "gt", *(f"message_info.{k}" for k in ("subject", "recipient", "body"))}),
         important),
-    ("gmail", "check_label_exists"): _reported({"label_name", "exists"}, "no deskact judge checks that a Gmail label exists"),
+    ("gmail", "check_label_exists"): Procedure(frozenset({"label_name", "exists"}), label_check),
     ("gmail", "send_message"): Procedure(
         frozenset({"message_info", *(f"message_info.{k}" for k in ("subject", "recipient", "body"))}), send),
     ("gmail", "trash_message"): Procedure(
@@ -284,8 +286,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("google_docs", "create_document"): Procedure(frozenset({"title", "content", "hyperlink"}), document),
     ("google_docs", "check_doc_exists"): Procedure(frozenset({"title", "content", "exists"}), doc_check),
     ("google_docs", "hyperlink_match"): Procedure(frozenset({"title", "text", "url", "exists"}), doc_link),
-    ("google_docs", "text_format_match"): _reported({"title", "text", "font", "size"},
-                                                    "a text run's font and size: no deskact judge reads them"),
+    ("google_docs", "text_format_match"): Procedure(frozenset({"title", "text", "font", "size"}), text_format),
     ("google_drive", "check_file_exists"): Procedure(frozenset({"file_name", "exists"}), file_check),
     ("sheets", "compare_table"): Procedure(frozenset({"result", "expected", "options"}),
                                            _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])),

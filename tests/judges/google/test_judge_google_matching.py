@@ -9,7 +9,7 @@ from email.message import EmailMessage
 from typing import Any
 
 import pytest
-from deskact.runtime.tasks.steps import StepContext, run_judge
+from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 
 PARTY: dict[str, Any] = {"summary": "End of Year Party", "start": {"dateTime": "2024-12-20T18:00:00Z"},
          "end": {"dateTime": "2024-12-20T23:00:00Z"}}
@@ -132,3 +132,29 @@ def test_message_label_and_trash(g: StepContext) -> None:
     # no mail at all: in_trash fails (AgentStudio raises), important with exists null passes
     assert not run_judge("google.message_match", {"subject": "Nothing", "include_trash": True, "label": "TRASH"}, g).passed
     assert run_judge("google.message_match", {"subject": "Nothing", "exists": None, "label": "IMPORTANT"}, g).passed
+
+
+def test_label_exists(g: StepContext) -> None:
+    assert not run_judge("google.label_exists", {"name": "Benchmarking Agent"}, g).passed
+    assert run_judge("google.label_exists", {"name": "Benchmarking Agent", "exists": False}, g).passed
+    run_reset("google.labels", {"names": ["Benchmarking Agent"]}, g)
+    assert run_judge("google.label_exists", {"name": "benchmarking agent"}, g).passed  # case-insensitive
+    assert not run_judge("google.label_exists", {"name": "Benchmarking Agent", "exists": False}, g).passed
+
+
+def test_text_format(g: StepContext) -> None:
+    run_reset("google.document", {"title": "Formatting Guide", "paragraphs": ["This is an important note."]}, g)
+    docs = g.services["google"]["clients"].docs.documents()
+    doc_id = g.services["google"]["clients"].drive.files().list(q="name = 'Formatting Guide'").execute()["files"][0]["id"]
+    want = {"title": "Formatting Guide", "text": "important note", "font": "Arial", "size": 14}
+    default = run_judge("google.text_format", want, g)
+    assert not default.passed and "pt, not 14" in default.feedback, default.feedback  # Arial 11 by default
+    text = docs.get(documentId=doc_id).execute()["body"]["content"][-1]["paragraph"]["elements"][0]["textRun"]["content"]
+    start = 1 + text.index("important note")
+    docs.batchUpdate(documentId=doc_id, body={"requests": [{"updateTextStyle": {
+        "range": {"startIndex": start, "endIndex": start + len("important note")},
+        "textStyle": {"fontSize": {"magnitude": 14, "unit": "PT"}}, "fields": "fontSize"}}]}).execute()
+    assert run_judge("google.text_format", want, g).passed
+    assert not run_judge("google.text_format", {**want, "font": "Times New Roman"}, g).passed
+    assert not run_judge("google.text_format", {**want, "text": "absent words"}, g).passed
+    assert not run_judge("google.text_format", {**want, "title": "Other"}, g).passed
