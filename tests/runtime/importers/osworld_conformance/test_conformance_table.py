@@ -275,3 +275,38 @@ def test_compare_table_chart(desktop_env: Any, deskact: Any, props: list[str], c
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _viewed(path: Path, freeze: str | None = "B2", zoom: int | None = None) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sheet1"
+    for row in ROWS:
+        ws.append(row)
+    ws.freeze_panes = freeze
+    ws.sheet_view.zoomScale = zoom
+    wb.save(path)
+    return path
+
+
+@pytest.mark.parametrize(("rule", "change", "verdict"), [
+    ({"type": "freeze", "sheet_idx0": 0, "sheet_idx1": "EI0"}, {}, True),
+    ({"type": "freeze", "sheet_idx0": 0, "sheet_idx1": "EI0"}, {"freeze": "A2"}, False),
+    ({"type": "freeze", "sheet_idx0": 0, "sheet_idx1": "EI0"}, {"freeze": None}, False),
+    ({"type": "zoom", "sheet_idx": 0, "method": "eq", "ref": 150}, {"zoom": 150}, True),
+    ({"type": "zoom", "sheet_idx": 0, "method": "eq", "ref": 150}, {"zoom": 140}, False),
+    ({"type": "zoom", "sheet_idx": 0, "method": "eq", "ref": 100}, {}, True),  # unset reads 100
+    ({"type": "zoom", "sheet_idx": 0, "method": "gt", "ref": 100}, {"zoom": 120}, True),
+])
+def test_compare_table_freeze_and_zoom(desktop_env: Any, deskact: Any, rule: dict[str, Any], change: dict[str, Any],
+                                       verdict: bool) -> None:
+    rules = [rule]
+    gold = _viewed(deskact.ctx.gold.parent / "expected.xlsx")
+    result_path = _viewed(deskact.home_file(RESULT), **change)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
