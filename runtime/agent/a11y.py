@@ -67,12 +67,33 @@ def _auth_anonymous(sock: socket.socket) -> None:
     sock.sendall(b"BEGIN\r\n")
 
 
-@contextmanager
-def connect(path: str | Path, timeout: float = 5.0, peer_uids: range | None = None) -> Iterator[Any]:
-    """A D-Bus connection to the bus socket at ``path``; with ``peer_uids``, only if the process
-    that serves it runs as one of those host uids (a world's)."""
+MAX_BUS_BYTES = 64 << 20
+"""Bytes one connection reads from a bus at most (a tree read is well under a megabyte): the bus is
+the world's, and a process of the world serving it could send a gigabyte in one message."""
+
+
+def _bounded_connection(sock: socket.socket, limit: int) -> Any:
+    """jeepney's blocking connection, refusing to read more than ``limit`` bytes in all."""
     from jeepney.io.blocking import DBusConnection
 
+    class BoundedConnection(DBusConnection):  # type: ignore[misc]
+        read_bytes = 0
+
+        def _read_some_data(self, timeout: float | None = None) -> tuple[bytes, list[Any]]:
+            data, fds = super()._read_some_data(timeout)
+            self.read_bytes += len(data)
+            if self.read_bytes > limit:
+                raise ConnectionError(f"the accessibility bus sent more than {limit >> 20} MB: not reading more")
+            return data, fds
+
+    return BoundedConnection(sock)
+
+
+@contextmanager
+def connect(path: str | Path, timeout: float = 5.0, peer_uids: range | None = None,
+            limit: int = MAX_BUS_BYTES) -> Iterator[Any]:
+    """A D-Bus connection to the bus socket at ``path``; with ``peer_uids``, only if the process
+    that serves it runs as one of those host uids (a world's); it reads at most ``limit`` bytes."""
     sock = socket.socket(socket.AF_UNIX)
     sock.settimeout(timeout)
     try:
@@ -81,7 +102,7 @@ def connect(path: str | Path, timeout: float = 5.0, peer_uids: range | None = No
             _check_peer(sock, path, peer_uids)
         _auth_anonymous(sock)
         sock.settimeout(None)
-        conn = DBusConnection(sock)
+        conn = _bounded_connection(sock, limit)
     except Exception:
         sock.close()
         raise

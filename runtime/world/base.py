@@ -8,8 +8,9 @@ import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
-from . import reaper
+from . import host_view, reaper
 
 PACKAGE_ROOT = Path(__file__).resolve().parents[2]
 """deskact's package folder (an editable install's checkout: its suites, gold files and .git too)."""
@@ -41,6 +42,18 @@ def agent_account_id() -> int:
         except OSError:
             pass
     return next(i for i in range(1000, 65536) if i not in taken)
+
+
+_etc_seen: dict[str, Any] = {}
+"""What build_base saw of /etc: its folders' mtimes and the entries it hid."""
+
+
+def etc_hidden_since_base() -> list[Path]:
+    """Entries of /etc to hide that the base does not (the host's /etc changed since it was built):
+    a world puts them in a mask layer of its own."""
+    if not _etc_seen or host_view.folder_times("etc") == _etc_seen["times"]:
+        return []
+    return [rel for rel in host_view.hidden("etc") if rel not in _etc_seen["hidden"]]
 
 
 @lru_cache(maxsize=1)
@@ -76,6 +89,10 @@ def build_base() -> Path:
             st = source.stat()
             os.chown(mask / name, st.st_uid, st.st_gid)
             (mask / name).chmod(st.st_mode & 0o7777)
+    # The host's /etc and /var as any user of the host sees them (host_view): the emptied
+    # folders of /var first, then the secret globs, then whatever others may not read.
+    for rel in host_view.emptied_var():
+        host_view.opaque_dir(base / "mask-var", rel, Path("/var") / rel)
     for top, patterns in SECRET_GLOBS.items():
         layer = base / f"mask-{top}"
         layer.mkdir(exist_ok=True)
@@ -85,6 +102,10 @@ def build_base() -> Path:
                 whiteout.parent.mkdir(parents=True, exist_ok=True)
                 if not whiteout.exists():  # a 0/0 char device hides the lower file
                     os.mknod(whiteout, 0o600 | 0o020000, os.makedev(0, 0))
+    _etc_seen.update(times=host_view.folder_times("etc"), hidden=set(host_view.hidden("etc")))
+    for top in ("etc", "var"):
+        for rel in _etc_seen["hidden"] if top == "etc" else host_view.hidden("var"):
+            host_view.whiteout(base / f"mask-{top}", rel)
     return base
 
 

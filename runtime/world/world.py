@@ -41,8 +41,8 @@ from pathlib import Path, PurePosixPath
 
 from ..config import Config
 from ..errors import SandboxError
-from . import mounts, reaper
-from .base import BASE_DIRS, PACKAGE_ROOT, agent_account_id, build_base, kernel_side_paths
+from . import host_view, mounts, reaper
+from .base import BASE_DIRS, PACKAGE_ROOT, agent_account_id, build_base, etc_hidden_since_base, kernel_side_paths
 from .cgroups import Limits, WorldCgroup
 from .kernel.forkserver import children, wait_ready
 from .paths import host_path, resolve_in_root
@@ -158,6 +158,11 @@ class World:
             mask = base / f"mask-{name}"
             if mask.is_dir() and any(mask.iterdir()):
                 lowers.insert(0, self._idmapped(str(mask), f"low-mask-{name}"))
+            if name == "etc" and (late := etc_hidden_since_base()):
+                own = self.dir / "mask-etc-now"  # a root-only file put in /etc since the base was built
+                for rel in late:
+                    host_view.whiteout(own, rel)
+                lowers.insert(0, self._idmapped(str(own), "low-mask-etc-now"))
             upper, work, merged = disk / "upper" / name, disk / "work" / name, self.dir / "merged" / name
             for d in (upper, work, merged):
                 d.mkdir(parents=True)
@@ -270,7 +275,8 @@ class World:
         try:
             self.proc = self._popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, pass_fds=(self._userns,),
-                env={"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8"}, start_new_session=True,
+                # The world's PID 1 inherits this (its /proc/1/environ): the world's, not the host's PATH.
+                env={"PATH": WORLD_PATH, "LANG": "C.UTF-8"}, start_new_session=True,
             )
         finally:
             log.close()
