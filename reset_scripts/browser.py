@@ -12,7 +12,7 @@ import subprocess
 import time
 from typing import Any
 
-from ..runtime.tasks.helpers import step_path
+from ..runtime.tasks.helpers import fixture, step_path
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
@@ -101,7 +101,7 @@ def browser_serve(ctx: StepContext, dir: str, port: int = 8000, timeout: float =
     if ctx.world is None:
         raise StepFailed(f"browser.serve needs a world (task {ctx.task_id or '?'} has none): a server on the"
                          " host's loopback would be every worker's")
-    source = ctx.files / dir
+    source = fixture(ctx, dir)  # inside the suite's folder, never a path the agent reaches
     if not source.is_dir():
         raise StepFailed(f"browser.serve: {dir!r} is not a folder of the suite's files ({ctx.files})")
     root = f"/srv/deskact-site-{port}"

@@ -166,6 +166,7 @@ def race(ctx: StepContext, victim_file: Path, victim_dir: Path) -> tuple[int, se
     completed at least once). Fails on the first verdict that quotes the victim, or the first step
     that opens it."""
     tries, completed = 0, set()
+    _opened.clear()
     _watched[:] = [str(victim_file), str(victim_dir), f"{ctx.workspace}/"]
     if ctx.world is not None:
         _watched.append(f"{ctx.world.root}/")
