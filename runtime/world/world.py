@@ -176,6 +176,12 @@ class World:
         for item in self.workspace.iterdir():  # what was there already (normally nothing)
             shutil.move(str(item), inner / item.name)
         os.chown(inner, self.uid + self.agent_id, self.uid + self.agent_id)
+        # /dev/shm on the same disk: filling it fails with ENOSPC, where a tmpfs of its own (half the
+        # host's memory) filled the world's memory cgroup and got the whole world killed.
+        shm = disk / "shm"
+        shm.mkdir()
+        os.chown(shm, self.uid, self.uid)
+        shm.chmod(0o1777)
         subprocess.run(["mount", "--bind", str(inner), str(self.workspace)], check=True, capture_output=True)
         self._workspace_mounted = True
         self._make_bind_parents(self.dir / "merged" / "root")
@@ -250,7 +256,7 @@ class World:
         for name in BASE_DIRS:
             args += ["--bind", str(merged / name), f"/{name}"]
         args += ["--dev", "/dev", "--proc", "/proc", "--ro-bind", "/sys", "/sys",
-                 "--perms", "1777", "--tmpfs", "/dev/shm"]
+                 "--bind", str(self.dir / "disk" / "shm"), "/dev/shm"]
         for path in self._shown():
             args += ["--ro-bind", self._expose(path), str(path)]
         args += ["--bind", self._expose(self.private_dir), str(self.private_dir),
