@@ -107,8 +107,11 @@ def scrub(profile: Path | StepPath) -> None:
 def template_profile() -> Path:
     """A profile Chromium initialised once in this process (headless, on the host, nothing
     opened): copied into each task's world. Its caches are dropped (they hold nothing yet)."""
+    from ...runtime.world import reaper  # here: the kernel imports this module too
+
     template = Path(tempfile.mkdtemp(prefix="deskact-chromium-template-"))
     atexit.register(shutil.rmtree, template, True)
+    reaper.own(template)  # removed by the next deskact command after a kill -9
     proc = subprocess.Popen([*argv(str(template), ["about:blank"], 800, 600), "--headless=new"],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
