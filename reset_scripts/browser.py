@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from ..runtime.tasks.helpers import fixture, step_path
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
@@ -52,7 +53,7 @@ def browser_profile(
         prof.write_settings(where.host_profile, prefs)
     if cookies:
         prof.save_pending_cookies(where.host_profile, cookies)
-    if where.world is not None:
+    if where.world is not None and isinstance(where.host_profile, StepPath):  # a world's profile
         agent = where.world.uid + where.world.agent_id
         for path in where.host_profile.rglob("*"):
             path.lchown(agent, agent)  # through descriptors in the world: links stay links

@@ -191,7 +191,7 @@ def apps_launch(ctx: StepContext, cmd: str, window: str | None = None, timeout: 
     launch(ctx, argv, window, timeout, "apps.launch")
 
 
-def app_for(path: Path) -> list[str]:
+def app_for(path: Path | StepPath) -> list[str]:
     ext = path.suffix.lower()
     if ext in OFFICE_EXTENSIONS:
         return ["libreoffice"]

@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 from deskact.runtime.tasks.steps import REGISTRY, StepContext, StepSpec, load_plugins, run_judge, run_reset
 
+pytestmark = pytest.mark.slow  # ~10-20 s for both modes: outside `make check`, in CI's full run
+
 MARKER = "host-victim-4f1d"
 PATH_PARAMS = ("path", "dst", "dir", "folder")
 """Parameter names that name a file or folder where the agent may be (src, reference and gold
