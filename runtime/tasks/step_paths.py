@@ -12,6 +12,7 @@ that wants a file name gets the bytes (``io.BytesIO(p.read_bytes())``), a
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import io
 import os
@@ -23,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from ..world.rooted import Root
+from ..world.rooted import OutsideRoot, Root
 
 
 class StepPath:
@@ -42,8 +43,10 @@ class StepPath:
         """The path handed to the root: absolute inside a world, relative to a workspace."""
         if self.prefix == PurePosixPath("/"):
             return str(self.shown)
-        rel = str(self.shown)[len(str(self.prefix)):].lstrip("/")
-        return rel or "."
+        text, prefix = str(self.shown), str(self.prefix)
+        if text != prefix and not text.startswith(prefix + "/"):  # `/` with an absolute path, say
+            raise OutsideRoot(errno.EXDEV, "is not under the folder it was taken from", text)
+        return text[len(prefix):].lstrip("/") or "."
 
     def _with(self, shown: PurePosixPath) -> StepPath:
         return StepPath(self.root, self.prefix, shown)

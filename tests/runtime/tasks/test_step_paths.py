@@ -70,3 +70,12 @@ def test_the_suites_files_are_read_never_written(ctx: StepContext) -> None:
     with pytest.raises(PermissionError):
         p.write_text("changed")
     assert (ctx.files / "seed.txt").read_text() == "seed"
+
+
+def test_joining_an_absolute_path_never_leaves_the_workspace(ctx: StepContext) -> None:
+    """Without a world a StepPath is opened beneath the workspace: ``p / "/etc/passwd"`` names a
+    host file that it refuses to open, rather than some file of the workspace or the host's."""
+    p = ctx.path(".") / "/etc/passwd"
+    assert not p.exists()
+    with pytest.raises(OSError, match="is not under the folder it was taken from"):
+        p.read_text()
