@@ -18,7 +18,7 @@ import importlib.machinery
 import sys
 import warnings
 from pathlib import Path
-from types import ModuleType
+from types import FrameType, ModuleType
 
 MOVED: dict[str, str] = {
     # Layout of release 0.1 (one flat runtime/ folder).
@@ -110,7 +110,7 @@ def _importer_level() -> int:
     counts; ``importlib.import_module`` (and this module) are counted but are not
     the importer, so they are climbed past too.
     """
-    frame = sys._getframe(2)  # the caller of create_module's warn: 2 = create_module's caller
+    frame: FrameType | None = sys._getframe(2)  # the caller of create_module's warn: 2 = create_module's caller
     level = 2
     while frame is not None:
         name = frame.f_code.co_filename

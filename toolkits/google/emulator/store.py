@@ -18,6 +18,7 @@ holds :attr:`Store.lock` around each request so every request is atomic.
 
 from __future__ import annotations
 
+import builtins
 import json
 import re
 import secrets
@@ -197,7 +198,7 @@ class Store:
                 path.unlink()  # type: ignore[union-attr]
             return snap is not None or on_disk
 
-    def snapshot_names(self) -> list[str]:
+    def snapshot_names(self) -> builtins.list[str]:  # `list` here is the method above
         names = {n for n in self._snapshots if not n.startswith("__")}
         if self.state_dir and (self.state_dir / "snapshots").is_dir():
             names |= {p.stem for p in (self.state_dir / "snapshots").glob("*.sqlite")}

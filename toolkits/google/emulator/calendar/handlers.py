@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import re
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -431,7 +432,7 @@ def _occurrences(
     return out
 
 
-def _sort_key_start(cal_tz: ZoneInfo):  # type: ignore[no-untyped-def]
+def _sort_key_start(cal_tz: ZoneInfo) -> Callable[[dict[str, Any]], tuple[datetime, str]]:
     return lambda ev: (_bounds(ev, cal_tz)[0], ev["id"])
 
 

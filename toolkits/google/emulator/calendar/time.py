@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from dateutil.rrule import rruleset, rrulestr
+from dateutil.rrule import rrule, rruleset, rrulestr
 
 from ..errors import ApiError
 
@@ -68,7 +68,7 @@ def parse_event_time(value: Any, field: str) -> EventTime:
         raise ApiError(400, f"Missing {field} time.", "required")
     key = (value.get("date"), value.get("dateTime"), value.get("timeZone"))
     if all(isinstance(k, (str, type(None))) for k in key):
-        return _parse_cached(*key, field)  # type: ignore[arg-type]
+        return _parse_cached(*key, field)
     return _parse(value, field)
 
 
@@ -118,7 +118,7 @@ def instance_suffix(start: EventTime) -> str:
     return start.at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _parse_rdate_values(line: str, local: ZoneInfo | None) -> list[datetime]:
+def _parse_rdate_values(line: str, local: tzinfo | None) -> list[datetime]:
     """EXDATE/RDATE values as naive local wall times (matching the expansion)."""
     head, _, values = line.partition(":")
     params = dict(p.split("=", 1) for p in head.split(";")[1:] if "=" in p)
@@ -140,7 +140,7 @@ def _parse_rdate_values(line: str, local: ZoneInfo | None) -> list[datetime]:
     return out
 
 
-def _local_until(rule: str, local: ZoneInfo | None, all_day: bool) -> str:
+def _local_until(rule: str, local: tzinfo | None, all_day: bool) -> str:
     """Rewrite UNTIL to naive local wall time, since we expand naive local times."""
     parts = []
     for part in rule.split(";"):
@@ -171,7 +171,9 @@ def recurrence_set(lines: list[str], start: EventTime, cal_tz: ZoneInfo) -> rrul
         name = line.split(":", 1)[0].split(";", 1)[0].upper()
         try:
             if name == "RRULE":
-                rset.rrule(rrulestr(_local_until(line.split(":", 1)[1], local, start.all_day), dtstart=dtstart))
+                rule = rrulestr(_local_until(line.split(":", 1)[1], local, start.all_day), dtstart=dtstart)
+                assert isinstance(rule, rrule)  # one RRULE and no forceset: never an rruleset
+                rset.rrule(rule)
                 has_rule = True
             elif name == "EXDATE":
                 for value in _parse_rdate_values(line, local):

@@ -31,8 +31,8 @@ class GoogleType:
     mime_type: str
     create_empty: Callable[[Store, str, str], None]
     """(store, file_id, title): create the service's empty resource."""
-    delete: Callable[[Store, str], None]
-    """(store, file_id): remove the service's resource."""
+    delete: Callable[[Store, str], object]
+    """(store, file_id): remove the service's resource (what it returns is ignored)."""
     copy: Callable[[Store, str, str, str], None]
     """(store, source_id, new_id, new_title)."""
     rename: Callable[[Store, str, str], None]

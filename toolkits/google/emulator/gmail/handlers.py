@@ -207,8 +207,8 @@ def _select(req: Request, msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     wanted = p.get("labelIds", [])
     if wanted:
         msgs = [m for m in msgs if all(lid in m["labelIds"] for lid in wanted)]
-    q = p.get("q")
-    in_trash_query = bool(q) and any(t in q.lower() for t in ("in:trash", "in:spam", "in:anywhere", "label:trash",
+    q = p.get("q") or ""
+    in_trash_query = any(t in q.lower() for t in ("in:trash", "in:spam", "in:anywhere", "label:trash",
                                                               "label:spam"))
     if not p.get("includeSpamTrash") and not in_trash_query and not set(wanted) & {"TRASH", "SPAM"}:
         msgs = [m for m in msgs if "TRASH" not in m["labelIds"] and "SPAM" not in m["labelIds"]]
@@ -368,7 +368,7 @@ def attachments_get(req: Request) -> dict[str, Any]:
     part = mime.find_part(mime.parse(_raw(req.store, msg["id"])), split[1])
     if part is None or part.is_multipart():
         raise not_found("Requested entity was not found.")
-    data = part.get_payload(decode=True) or b""
+    data = mime.payload_bytes(part)
     return {"attachmentId": req.params["id"], "size": len(data), "data": mime.b64url(data)}
 
 

@@ -67,8 +67,14 @@ def date_ms(msg: Message) -> int | None:
         return None
 
 
+def payload_bytes(part: Message) -> bytes:
+    """A leaf part's decoded body (a multipart container has none: b"")."""
+    data = part.get_payload(decode=True)
+    return data if isinstance(data, bytes) else b""
+
+
 def _part_text(part: Message) -> str:
-    payload = part.get_payload(decode=True) or b""
+    payload = payload_bytes(part)
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, errors="replace")
@@ -111,7 +117,7 @@ def payload(msg: Message, message_id: str, part_id: str = "", with_body: bool = 
             for i, child in enumerate(children)
         ]
         return out
-    data = msg.get_payload(decode=True) or b""
+    data = payload_bytes(msg)
     if _is_attachment(msg):
         out["body"] = {"attachmentId": _attachment_id(message_id, part_id), "size": len(data)}
     elif with_body:
@@ -127,7 +133,10 @@ def find_part(msg: Message, part_id: str) -> Message | None:
         children = node.get_payload() if node.is_multipart() else None
         if not isinstance(children, list) or not index.isdigit() or int(index) >= len(children):
             return None
-        node = children[int(index)]
+        child = children[int(index)]
+        if not isinstance(child, Message):
+            return None
+        node = child
     return node
 
 

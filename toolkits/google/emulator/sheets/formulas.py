@@ -375,8 +375,22 @@ def _raise(e: Exception) -> Any:
     raise e
 
 
+class _Scalars:
+    """``args[i]`` as one value, taken only when a function reads it (those that take ranges read
+    ``args``): a one-cell range is its value, a larger one #VALUE!."""
+
+    def __init__(self, args: list[Any]) -> None:
+        self.args = args
+
+    def __getitem__(self, i: int) -> Value:
+        return _scalar(self.args[i])
+
+    def __len__(self) -> int:
+        return len(self.args)
+
+
 def _call(name: str, args: list[Any]) -> Value:
-    s = [_scalar(a) if not isinstance(a, _RangeVal) else a for a in args]
+    s = _Scalars(args)
     if name == "SUM":
         return sum(_numbers(args))
     if name == "PRODUCT":
@@ -535,10 +549,10 @@ def _eval(node: tuple, ctx: Context) -> Any:
         if name == "IFERROR":
             _need(arg_nodes, 1, 2, name)
             try:
-                v = _scalar(_eval(arg_nodes[0], ctx))
-                if isinstance(v, FormulaError):
-                    raise _ErrorRaised(v)
-                return v
+                value = _scalar(_eval(arg_nodes[0], ctx))
+                if isinstance(value, FormulaError):
+                    raise _ErrorRaised(value)
+                return value
             except _ErrorRaised:
                 return _scalar(_eval(arg_nodes[1], ctx)) if len(arg_nodes) > 1 else ""
         if name == "IF":

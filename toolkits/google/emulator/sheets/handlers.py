@@ -182,10 +182,16 @@ def spreadsheets_get(req: Request) -> dict[str, Any]:
         raise _api(exc) from None
 
 
-def _grid_range(book: Book, gr: dict[str, Any], where: str) -> tuple[Sheet, int, int, int, int]:
-    sheet = book.sheet_by_id(int(gr.get("sheetId", 0)))
+def _sheet(book: Book, ref: dict[str, Any]) -> Sheet:
+    """The sheet whose id ``ref`` names (its ``sheetId``, 0 when absent)."""
+    sheet = book.sheet_by_id(int(ref.get("sheetId", 0)))
     if sheet is None:
-        raise SheetsError(400, f"No grid with id: {gr.get('sheetId', 0)}")
+        raise SheetsError(400, f"No grid with id: {ref.get('sheetId', 0)}")
+    return sheet
+
+
+def _grid_range(book: Book, gr: dict[str, Any], where: str) -> tuple[Sheet, int, int, int, int]:
+    sheet = _sheet(book, gr)
     sr = int(gr.get("startRowIndex", 0))
     er = int(gr.get("endRowIndex", sheet.rows))
     sc = int(gr.get("startColumnIndex", 0))
@@ -233,7 +239,7 @@ def _cell_from_view(view: dict[str, Any]) -> dict[str, Any] | None:
     return cell
 
 
-def _write_cell(sheet: Sheet, r: int, c: int, data: dict[str, Any], fields: str, where: str) -> None:
+def _write_cell(sheet: Sheet, r: int, c: int, data: dict[str, Any], fields: str | None, where: str) -> None:
     view = _cell_view(sheet.cells.get((r, c)))
     apply_mask(view, data, fields, where)
     new = _cell_from_view(view)
@@ -340,9 +346,7 @@ def _one_request(book: Book, kind: str, body: dict[str, Any], where: str, req: R
         return {"duplicateSheet": {"properties": copy.deepcopy(sheet.props)}}
     if kind == "updateSheetProperties":
         props = body.get("properties") or {}
-        sheet = book.sheet_by_id(int(props.get("sheetId", 0)))
-        if sheet is None:
-            raise SheetsError(400, f"No grid with id: {props.get('sheetId', 0)}")
+        sheet = _sheet(book, props)
         new_title = props.get("title")
         if new_title is not None and new_title != sheet.title and book.sheet_by_title(new_title):
             raise SheetsError(400, f'A sheet with the name "{new_title}" already exists. Please enter another name.')
@@ -365,9 +369,7 @@ def _one_request(book: Book, kind: str, body: dict[str, Any], where: str, req: R
         return {}
     if kind in ("insertDimension", "deleteDimension"):
         rng = body.get("range") or {}
-        sheet = book.sheet_by_id(int(rng.get("sheetId", 0)))
-        if sheet is None:
-            raise SheetsError(400, f"No grid with id: {rng.get('sheetId', 0)}")
+        sheet = _sheet(book, rng)
         dim = rng.get("dimension")
         if dim not in ("ROWS", "COLUMNS"):
             raise SheetsError(400, f"Invalid {where}: range.dimension must be ROWS or COLUMNS.")
@@ -382,9 +384,7 @@ def _one_request(book: Book, kind: str, body: dict[str, Any], where: str, req: R
             book.delete_dimension(sheet, dim, start, end)
         return {}
     if kind == "appendDimension":
-        sheet = book.sheet_by_id(int(body.get("sheetId", 0)))
-        if sheet is None:
-            raise SheetsError(400, f"No grid with id: {body.get('sheetId', 0)}")
+        sheet = _sheet(book, body)
         n = int(body.get("length", 0))
         if n <= 0:
             raise SheetsError(400, f"Invalid {where}: length must be positive.")
@@ -399,11 +399,9 @@ def _one_request(book: Book, kind: str, body: dict[str, Any], where: str, req: R
         if "range" in body:
             sheet, sr, er, sc, ec = _grid_range(book, body["range"], where)
         else:
-            start = body.get("start") or {}
-            sheet = book.sheet_by_id(int(start.get("sheetId", 0)))
-            if sheet is None:
-                raise SheetsError(400, f"No grid with id: {start.get('sheetId', 0)}")
-            sr, sc = int(start.get("rowIndex", 0)), int(start.get("columnIndex", 0))
+            anchor = body.get("start") or {}
+            sheet = _sheet(book, anchor)
+            sr, sc = int(anchor.get("rowIndex", 0)), int(anchor.get("columnIndex", 0))
             er, ec = sr + len(rows), sc + max((len(r.get("values") or []) for r in rows), default=0)
         for dr, row in enumerate(rows):
             for dc, cd in enumerate(row.get("values") or []):

@@ -126,9 +126,9 @@ class _Evaluator:
             if used is None:
                 used = (max((r for r, _ in s.cells), default=-1) + 1, max((c for _, c in s.cells), default=-1) + 1)
                 self.used[s.sheet_id] = used
-        r1 = er if er is not None else used[0]
-        c1 = ec if ec is not None else used[1]
-        return [[self.value_of(s, r, c) for c in range(c0, c1)] for r in range(r0, r1)]
+            er = er if er is not None else used[0]
+            ec = ec if ec is not None else used[1]
+        return [[self.value_of(s, r, c) for c in range(c0, ec)] for r in range(r0, er)]
 
 
 class Book:
@@ -462,7 +462,7 @@ class Book:
         last_c = max((c for _, c in used), default=sc - 1) + 1
         row_data = []
         for r in range(sr, last_r):
-            values = []
+            values: list[dict[str, Any]] = []
             for c in range(sc, last_c):
                 cell = sheet.cells.get((r, c))
                 if cell is None:

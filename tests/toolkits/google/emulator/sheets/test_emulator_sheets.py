@@ -58,6 +58,8 @@ def _book(rows: list[list[Any]], option: str = "USER_ENTERED") -> Book:
     ("=VLOOKUP(2,A1:B3,2,FALSE)", "20"), ("=NOPE(1)", "#NAME?"), ("=SUM(A1:A3", "#ERROR!"),
     ("=1/3", "0.3333333333"), ("=Sheet1!B1*2", "20"), ("=IFERROR(1/0,\"none\")", "none"),
     ("=LEN(C1)&UPPER(C1)", "5XYLEM"), ("=A1=1", "TRUE"),
+    # A one-cell range where a function takes one value is that cell's value; a larger one is not.
+    ("=ABS(B1:B1)", "10"), ("=LEN(A1:A3)", "#VALUE!"),
 ])
 def test_formulas(formula: str, formatted: str) -> None:
     book = _book([[1, 10, "xylem"], [2, 20], [3, 30]])
