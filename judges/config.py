@@ -139,3 +139,35 @@ def config_libreoffice(ctx: StepContext, path: str, item: str, prop: str, equals
     if same:
         return Verdict.ok(f"{what} is {value!r}")
     return Verdict.fail(f"{what} is {value!r}, not {equals!r}")
+
+
+def _ini_sections(text: str) -> dict[str, dict[str, str]]:
+    parser = configparser.ConfigParser()
+    parser.read_string(text)
+    return {section: dict(parser.items(section)) for section in parser.sections()}
+
+
+@judge("config.same_ini")
+def config_same_ini(ctx: StepContext, path: str, reference: str) -> Verdict:
+    """The INI file ``path`` has the same sections with the same settings as the gold file
+    ``reference``, as Python's configparser reads both (keys case-insensitive, values as text with
+    ``%(name)s`` interpolated, [DEFAULT] settings in every section; comments, order and spacing
+    do not count). AgentStudio's verify_ini decides this way."""
+    from ..runtime.tasks.helpers import gold_file
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{shown(ctx, p)} should be an INI file but does not exist")
+    want = _ini_sections(gold_file(ctx, reference).read_text(encoding="utf-8"))
+    try:
+        have = _ini_sections(p.read_text(encoding="utf-8", errors="replace"))
+    except configparser.Error as exc:
+        return Verdict.fail(f"{shown(ctx, p)} is not valid INI: {clip(str(exc), 160)}")
+    if have == want:
+        return Verdict.ok(f"{shown(ctx, p)} has the expected sections and settings")
+    diffs = [f"[{s}] {k} = {clip(have.get(s, {}).get(k), 40)} (expected {clip(want.get(s, {}).get(k), 40)})"
+             for s in sorted(set(have) | set(want)) for k in sorted(set(have.get(s, {})) | set(want.get(s, {})))
+             if have.get(s, {}).get(k) != want.get(s, {}).get(k)]
+    missing = sorted(set(want) - set(have))
+    return Verdict.fail(f"{shown(ctx, p)} differs from the expected settings: "
+                        + "; ".join(([f"sections {missing} missing"] if missing else []) + diffs[:5]))

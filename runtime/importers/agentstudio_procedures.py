@@ -117,6 +117,10 @@ def _diff(p: dict[str, Any], acc: Acc) -> Steps:
     return [step("judge", "files.same", path=_text(p["file2"]), reference=acc.data_file(p["file1"], "gold"))]
 
 
+def _verify_ini(p: dict[str, Any], acc: Acc) -> Steps:
+    return [step("judge", "config.same_ini", path=_text(p["target_path"]), reference=acc.data_file(p["ref_path"], "gold"))]
+
+
 def _json_settings(p: dict[str, Any], _: Acc) -> Steps:
     return [step("judge", "config.value", path=_text(p["path"]), key=[key], equals=value, format="json")
             for key, value in p["settings"].items()]
@@ -240,8 +244,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("filesystem", "metadata_check"): Procedure(frozenset({"file_to_check"}), _fs_metadata),
     ("filesystem", "match_file"): Procedure(frozenset({"file_to_check"}), _match_file),
     ("filesystem", "check_json_settings"): Procedure(frozenset({"path", "settings"}), _json_settings),
-    ("filesystem", "verify_ini"): _reported({"target_path", "ref_path"},
-                                            "INI files compared as configparser dicts: no deskact judge does"),
+    ("filesystem", "verify_ini"): Procedure(frozenset({"target_path", "ref_path"}), _verify_ini),
     ("filesystem", "mkdir"): Procedure(frozenset({"path"}), _mkdir),
     ("filesystem", "rm"): Procedure(frozenset({"path"}), _remove),
     ("filesystem", "rmdir"): Procedure(frozenset({"path"}), _remove),

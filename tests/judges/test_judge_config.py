@@ -49,3 +49,30 @@ def test_ini_booleans_read_like_configparser(ctx: StepContext) -> None:
     assert j("config.value", ctx, path="a.ini", key="x.debug", equals=False).passed
     assert j("config.value", ctx, path="a.ini", key="x.verbose", equals=True).passed
     assert not j("config.value", ctx, path="a.ini", key="x.debug", equals=True).passed
+
+
+# AgentStudio's verify_ini: both files as configparser dicts, compared whole
+SAME_INI_CASES = [
+    ("[app]\nmax_connections = 200\nname = x\n", True),
+    ("# edited\n[app]\nNAME = x\nmax_connections=200\n", True),  # comments, order, key case, spacing
+    ("[DEFAULT]\nname = x\n[app]\nmax_connections = 200\n", True),  # DEFAULT reaches every section
+    ("[app]\nmax_connections = 100\nname = x\n", False),
+    ("[app]\nmax_connections = 200\nname = x\nextra = 1\n", False),  # a setting too many
+    ("[app]\nmax_connections = 200\nname = x\n[more]\n", False),  # a section too many
+    ("[app]\nmax_connections = 200\n", False),
+    ("max_connections = 200\n", False),  # not INI at all
+]
+
+
+@pytest.mark.parametrize(("text", "passes"), SAME_INI_CASES)
+def test_config_same_ini(ctx: StepContext, text: str, passes: bool) -> None:
+    (ctx.gold / "ref.ini").write_text("[app]\nmax_connections = 200\nname = x\n")
+    (ctx.workspace / "settings.ini").write_text(text)
+    v = run_judge("config.same_ini", {"path": "settings.ini", "reference": "ref.ini"}, ctx)
+    assert v.passed is passes and not v.error, v.feedback
+
+
+def test_config_same_ini_missing_file(ctx: StepContext) -> None:
+    (ctx.gold / "ref.ini").write_text("[app]\n")
+    v = run_judge("config.same_ini", {"path": "settings.ini", "reference": "ref.ini"}, ctx)
+    assert not v.passed and "does not exist" in v.feedback
