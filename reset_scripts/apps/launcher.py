@@ -1,7 +1,9 @@
 """apps.* reset steps: start, open files in, and stop desktop apps on the task's display.
 
-Launching waits for the app's window to appear (polling, no fixed sleeps), so
-the agent's first screenshot already shows it.
+Launching waits for the app's window to appear and then to be drawn (polling, no fixed
+sleeps): mapped, not blank, unchanged for a moment and, for LibreOffice on a task with an
+accessibility bus, its document in the tree (``runtime/screen/drawn.py``), so the agent's first
+screenshot shows the window as a person would see it.
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ import shutil
 import signal
 import subprocess
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 import psutil
 
+from ...runtime.screen.drawn import DOCUMENT_APPS, quiet_for, tree_problem, wait_drawn
 from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ...runtime.world.rooted import Root
-from ...toolkits.gui.app_env import app_env, world_app_env
+from ...toolkits.gui.app_env import app_env, without_root_banner, world_app_env
 from .. import _x11
 
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
@@ -133,6 +137,10 @@ def app_argv(argv: list[str], display: str, world: Any = None) -> list[str]:
     return argv
 
 
+SETTLE_TIMEOUT_S = 10.0
+"""The longest an opened app's window is waited for to be drawn, after its title appeared."""
+
+
 def _need_display(ctx: StepContext, step: str) -> str:
     if not ctx.display:
         raise StepFailed(f"{step} needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
@@ -148,13 +156,14 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
     err = tempfile.TemporaryFile()  # noqa: SIM115 - outlives this block: the app keeps writing to it
     try:
         if ctx.world is not None:
-            proc = ctx.world.spawn(argv, env=world_app_env(ctx.world), user=ctx.world.agent_id,
+            proc = ctx.world.spawn(without_root_banner(argv, ctx.world.agent_id), env=world_app_env(ctx.world),
+                                   user=ctx.world.agent_id,
                                    stdout=stdout, stderr=err)
         else:
             env = app_env(ctx.env())  # GTK settings that stick without a D-Bus session (GUI_APP_ENV)
             env["DISPLAY"] = display
             proc = subprocess.Popen(
-                argv, cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
+                without_root_banner(argv, os.geteuid()), cwd=ctx.workspace if ctx.workspace.is_dir() else None, env=env,
                 stdin=subprocess.DEVNULL, stdout=stdout, stderr=err, start_new_session=True,
             )
     except OSError as exc:
@@ -174,11 +183,37 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
         return f"{step}: {shlex.join(argv)} exited with {code} before a window appeared: {tail or '(no stderr)'}"
 
     try:
-        _x11.wait_for_window(display, window, timeout, give_up=crashed)
+        found = _x11.wait_for_window(display, window, timeout, give_up=crashed)
     except (TimeoutError, RuntimeError, ConnectionError) as exc:
         raise StepFailed(str(exc) if str(exc).startswith(step) else f"{step}: {exc}") from None
     finally:
         err.close()
+    # Not fatal when it runs out: a window that never stops changing (a clock, a video) is
+    # legitimate, and `deskact validate` reports a first observation that is still blank.
+    wait_drawn(display, found.id, SETTLE_TIMEOUT_S, quiet=quiet_for(found.title),
+               shows_document=_tree_check(ctx, found.title))
+
+
+def _tree_check(ctx: StepContext, title: str) -> Callable[[], str | None] | None:
+    """For a LibreOffice window on a task with an accessibility bus: why its tree does not show the
+    document yet (None once it does). Its frame is in the tree well before the document is."""
+    if ctx.world is None or not any(app in title for app in DOCUMENT_APPS):
+        return None
+    from ...runtime.agent import a11y
+    from ...runtime.world.a11y_bus import BUS_SOCKET, world_uids
+
+    socket = ctx.world.host_path(BUS_SOCKET)
+    if not socket.exists():
+        return None
+
+    def problem() -> str | None:
+        try:
+            elements = a11y.read_tree(socket, peer_uids=world_uids(ctx.world))
+        except Exception as exc:  # noqa: BLE001 - an app still starting may not answer yet
+            return f"its accessibility tree cannot be read yet: {type(exc).__name__}: {exc}"
+        return tree_problem(title, [e.role for e in elements])
+
+    return problem
 
 
 @reset_step("apps.launch")

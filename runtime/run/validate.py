@@ -8,7 +8,8 @@ fail too: an answer judge that matches its output, or any judge a read-only
 agent satisfies, would reward wrong agents. The fourth pass runs each task's
 ``counterexamples:`` (plausible wrong solutions: a copy instead of a move, the
 right value in the wrong cell); any of them rewarded 1 shows a judge too loose,
-which the other three passes cannot show.
+which the other three passes cannot show. Last, each visual task's first observation must show
+its windows drawn (``first_observation``): the offline models never look at the screen.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ..config import Config
+from ..tasks.task import load_tasks
+from .first_observation import check_first_observations
 from .results import TaskResult
 from .runner import Run, RunOptions, select
-from ..tasks.task import load_tasks
 
 
 class Problem(BaseModel):
@@ -40,11 +42,12 @@ FAILS_WITH = {
 
 
 def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str | None = None,
-             out: Path | None = None, explore: bool = True) -> tuple[list[Problem], int]:
+             out: Path | None = None, explore: bool = True, observe: bool = True) -> tuple[list[Problem], int]:
     """Returns the problems found and the number of tasks checked.
 
     Passes: reference (must reward 1), noop and, unless ``explore=False``, explore (must reward 0),
-    then ``counterexample/<i>`` for each counterexample index (must reward 0).
+    then ``counterexample/<i>`` for each counterexample index (must reward 0), then, unless
+    ``observe=False``, the first observation of each visual task that ran (its windows drawn).
     """
     base = out or Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     problems: list[Problem] = []
@@ -68,6 +71,12 @@ def validate(config: Config, paths: list[str], workers: int = 1, tasks_glob: str
                     detail = FAILS_WITH.get(model) or counterexample_passed(paths, res.task_id, model)
                 problems.append(Problem(task_id=res.task_id, model=model, status=res.status,
                                         reward=res.reward, detail=detail))
+    if observe:
+        broken = {p.task_id for p in problems if p.status in ("error", "invalid")}  # reported already
+        tasks = [t for t in select(load_tasks(paths).tasks, tasks_glob) if t.id not in broken]
+        for task_id, detail in check_first_observations(config, tasks, workers).items():
+            checked.add(task_id)
+            problems.append(Problem(task_id=task_id, model="observation", status="failed", reward=0, detail=detail))
     return problems, len(checked)
 
 

@@ -7,6 +7,8 @@ toolkit's mouse and keyboard code.
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 GUI_APP_ENV = {"GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1", "SAL_USE_VCLPLUGIN": "gen"}
 """Defaults for apps started on a task's display. There is no D-Bus session bus here, so
@@ -44,3 +46,31 @@ def app_env(base: dict[str, str] | None = None) -> dict[str, str]:
         env.setdefault(name, value)
     # In a kernel whose world runs an accessibility bus, apps it launches export their trees.
     return with_a11y(env) if base is None and os.path.exists(BUS_SOCKET) else env
+
+
+ROOT_WARNING_APPS = frozenset({"mousepad"})
+"""Apps that put a red "you are using the root account" bar over their contents when run as uid 0."""
+LOOKALIKE_UID = 1000
+"""The id root's files show as to such an app (the first account id, as the world's ``agent``'s)."""
+
+
+def program(argv: list[str]) -> str:
+    """The program ``argv`` runs: ``mousepad`` for ``env GSETTINGS_BACKEND=memory mousepad notes.txt``."""
+    rest = list(argv)
+    if rest and Path(rest[0]).name == "env":
+        rest = rest[1:]
+        while rest and ("=" in rest[0] or rest[0].startswith("-")):
+            rest = rest[1:]
+    return Path(rest[0]).name if rest else ""
+
+
+def without_root_banner(argv: list[str], uid: int) -> list[str]:
+    """``argv`` for an app started as ``uid`` (in the world's or the host's user namespace).
+
+    A ROOT_WARNING_APPS app started as root runs in a nested user namespace whose only id,
+    LOOKALIKE_UID, is root outside it: the app owns every file root owns (opening and saving work
+    as before) and holds no privilege over anything else, but it is not uid 0, so it draws no
+    warning bar, as on a user's desktop. Everything else is unchanged."""
+    if uid != 0 or program(argv) not in ROOT_WARNING_APPS or shutil.which("unshare") is None:
+        return argv
+    return ["unshare", "--user", f"--map-user={LOOKALIKE_UID}", f"--map-group={LOOKALIKE_UID}", "--", *argv]

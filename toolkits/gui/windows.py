@@ -17,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .app_env import app_env
+from .app_env import app_env, without_root_banner
 from .coordinates import _from_screen, _scale
 
 
@@ -203,7 +203,7 @@ class Apps:
         if not argv or shutil.which(argv[0]) is None:
             raise FileNotFoundError(f"cannot launch {command!r}: {argv[0] if argv else 'empty command'} not found")
         proc = subprocess.Popen(
-            argv,
+            without_root_banner(argv, os.geteuid()),
             env=app_env(),  # GTK settings that stick without D-Bus, see GUI_APP_ENV
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
