@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
+from pydantic import BaseModel, ConfigDict
 
 from ..runtime.tasks.helpers import Regex, clip, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
@@ -171,3 +172,61 @@ def config_same_ini(ctx: StepContext, path: str, reference: str) -> Verdict:
     missing = sorted(set(want) - set(have))
     return Verdict.fail(f"{shown(ctx, p)} differs from the expected settings: "
                         + "; ".join(([f"sections {missing} missing"] if missing else []) + diffs[:5]))
+
+
+class KeyRule(BaseModel):
+    """A value found by ``key`` (a path of keys into the document) against ``ref`` by ``method``
+    (OSWorld's methods: ``eq``, ``ne``, ``lt``..., ``re[.FLAG]``, ``approx:<tolerance>``, ...)."""
+
+    model_config = ConfigDict(extra="forbid")
+    key: list[str]
+    method: str
+    ref: Any = None
+
+
+def _walk(doc: Any, key: list[str]) -> tuple[bool, Any]:
+    value = doc
+    for part in key:
+        try:
+            value = value[part]
+        except (KeyError, TypeError, IndexError):
+            return False, None
+    return True, value
+
+
+@judge("config.rules")
+def config_rules(ctx: StepContext, path: str, expect: list[KeyRule] = [], unexpect: list[KeyRule] = [],  # noqa: B006
+                 yaml_file: bool = False) -> Verdict:
+    """The JSON (or, with ``yaml_file``, YAML) file ``path`` as OSWorld's ``check_json`` reads it:
+    every ``expect`` rule's key is there and its value matches; no ``unexpect`` rule matches (a
+    missing key reads as null). A rule OSWorld cannot even evaluate (a regex on a number or
+    null) fails the file, as it does there."""
+    from ._value_rules import match
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a {'YAML' if yaml_file else 'JSON'} file but does not exist")
+    try:
+        text = p.read_text(encoding="utf-8")
+        doc = yaml.safe_load(text) if yaml_file else json.loads(text)
+    except (UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
+        return Verdict.fail(f"{p} is not readable {'YAML' if yaml_file else 'JSON'}: {clip(str(exc), 120)}")
+    if yaml_file and doc is None:
+        return Verdict.fail(f"{p} holds no YAML values")
+    problems = []
+    for rule, wanted in [(r, True) for r in expect] + [(r, False) for r in unexpect]:
+        found, value = _walk(doc, rule.key)
+        if wanted and not found:
+            problems.append(f"{'.'.join(rule.key)} is missing")
+            continue
+        try:
+            hit = match(value, rule.method, rule.ref)
+        except (TypeError, AttributeError, ValueError, re.error) as exc:
+            problems.append(f"{'.'.join(rule.key)} = {clip(value, 60)} cannot be checked by {rule.method}: {exc}")
+            continue
+        if hit != wanted:
+            problems.append(f"{'.'.join(rule.key)} = {clip(value, 60)} {'does not match' if wanted else 'matches'}"
+                            f" {rule.method} {clip(rule.ref, 60)}")
+    if problems:
+        return Verdict.fail(f"{p}: " + "; ".join(problems))
+    return Verdict.ok(f"{p} has the expected values")

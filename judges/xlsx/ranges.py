@@ -6,14 +6,13 @@ Values are read as OSWorld reads them (``_raw``): numbers as floats, so the text
 
 from __future__ import annotations
 
-import operator
-import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from ...runtime.tasks.helpers import clip, gold_file
 from ...runtime.tasks.steps import StepContext, Verdict, judge
+from .._value_rules import known, matches
 from ._raw import RawSheet
 
 
@@ -41,6 +40,13 @@ class CellCheck(BaseModel):
     coordinate: str
     method: str
     ref: Any
+
+    @field_validator("method")
+    @classmethod
+    def _known_method(cls, method: str) -> str:
+        if not known(method):
+            raise ValueError(f"method {method!r} is not one of OSWorld's check_cell methods")
+        return method
 
 
 def similarity(a: str, b: str) -> float:
@@ -83,23 +89,7 @@ def _matches(actual: str, gold: str, rule: RangeRule) -> bool:
 
 
 def check_value(value: Any, check: CellCheck) -> bool:
-    method = check.method
-    if method.startswith("re"):
-        flags = 0
-        for name in method.split(".")[1:]:
-            flags |= getattr(re, name)
-        return isinstance(value, str) and re.search(check.ref, value, flags) is not None
-    if method in ("eq", "ne", "lt", "le", "gt", "ge"):
-        try:
-            return bool(getattr(operator, method)(value, check.ref))
-        except TypeError:  # None < 3: OSWorld's check errors out, and its task scores 0
-            return False
-    if method.startswith("approx:"):
-        try:
-            return abs(float(value) - float(check.ref)) <= float(method.split(":", 1)[1])
-        except (TypeError, ValueError):
-            return False
-    raise ValueError(f"check_cell method {method!r} is not one xlsx.ranges knows")
+    return matches(value, check.method, check.ref)
 
 
 @judge("xlsx.ranges")

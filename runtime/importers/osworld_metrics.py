@@ -77,6 +77,17 @@ def _rules(part: Part) -> dict[str, Any]:
     return expected.get("rules") or {}
 
 
+def _escaped(value: Any) -> Any:
+    """Source values taken literally in a step's params, strings nested in lists and dicts too."""
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, list):
+        return [_escaped(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _escaped(v) for k, v in value.items()}
+    return value
+
+
 def _literal(text: str) -> str:
     """``text`` as a regex matching exactly it; newlines written ``\\n`` so the YAML stays readable."""
     return re.escape(text).replace("\\\n", "\\n")
@@ -239,7 +250,7 @@ def _rule(part: Part, key: str) -> Any:
 
 def _compare_font_names(env: _Env, part: Part) -> None:
     _needs(part["func"], "docx.format")
-    env.judge("docx.format", path=_result_file(env, part), font=str(_rule(part, "font_name")))
+    env.judge("docx.format", path=_result_file(env, part), font=escape(str(_rule(part, "font_name"))))
 
 
 def _contains_page_break(env: _Env, part: Part) -> None:
@@ -257,13 +268,13 @@ def _pptx_format(func: str, rule_params: dict[str, str], **fixed: Any) -> Callab
 
     def convert(env: _Env, part: Part) -> None:
         _needs(func, "pptx.format")
-        params = {param: _rule(part, key) for key, param in rule_params.items()}
+        params = {param: _escaped(_rule(part, key)) for key, param in rule_params.items()}
         env.judge("pptx.format", path=_result_file(env, part), **fixed, **params)
 
     return convert
 
 
-_LO_SETTINGS = {
+_LO_SETTINGS: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
     "check_presenter_console_disable": ("/org.openoffice.Office.Impress/Misc/Start", "EnablePresenterScreen", None,
                                         {"equals": "false", "ignore_case": True, "occurrence": "first"}),
     "check_auto_saving_time": ("/org.openoffice.Office.Common/Save/Document", "AutoSaveTimeIntervall", "minutes",
@@ -277,7 +288,7 @@ rule key giving the expected value (None: fixed in the params), judge params."""
 def _libreoffice_setting(env: _Env, part: Part) -> None:
     _needs(part["func"], "config.libreoffice")
     item, prop, key, params = _LO_SETTINGS[part["func"]]
-    expected = {"equals": str(_rule(part, key))} if key else {}
+    expected = {"equals": escape(str(_rule(part, key)))} if key else {}
     env.judge("config.libreoffice", path=_result_file(env, part), item=item, prop=prop, **params, **expected)
 
 
@@ -338,6 +349,14 @@ def _diff_text_file(env: _Env, part: Part) -> None:
     env.judge("files.compare_text", path=path, reference=reference, by_lines=True)
 
 
+def _check_json(env: _Env, part: Part) -> None:
+    _needs(part["func"], "config.rules")
+    opts = _known_options(part, {"is_yaml"}, {})
+    rules = _rules(part)
+    env.judge("config.rules", path=_result_file(env, part), expect=_escaped(rules.get("expect") or []),
+              unexpect=_escaped(rules.get("unexpect") or []), yaml_file=bool(opts.get("is_yaml")) or None)
+
+
 def _compare_csv(env: _Env, part: Part) -> None:
     _needs(part["func"], "csv.compare")
     opts = _known_options(part, {"strict", "ignore_case"}, {})
@@ -384,7 +403,7 @@ def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
     if set(props) - {"value"}:
         raise Untranslatable(f"func compare_table: check_cell props {sorted(set(props) - {'value'})}"
                              " (cell styles) have no xlsx.ranges check")
-    return [{"coordinate": rule["coordinate"], "method": props["value"]["method"], "ref": props["value"]["ref"]}
+    return [{"coordinate": rule["coordinate"], "method": props["value"]["method"], "ref": _escaped(props["value"]["ref"])}
             ] if props else []
 
 
@@ -427,7 +446,7 @@ def _compare_table(env: _Env, part: Part) -> None:
                   decimals=data[0].get("precision", 4) if data else None, tolerance=0,
                   sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
     for sheet, gold_sheet, range_rules in ranges:
-        env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=range_rules)
+        env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=_escaped(range_rules))
     for sheet, sheet_checks in cells:
         env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
     for rule in printed:
@@ -469,10 +488,11 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "check_transition": _pptx_format("check_transition", {"slide_idx": "transition_slide",
                                                           "transition_type": "transition"}),
     "check_page_number_colors": _pptx_format("check_page_number_colors", {"color": "number_color"}),
-    **{func: _libreoffice_setting for func in _LO_SETTINGS},
+    **dict.fromkeys(_LO_SETTINGS, _libreoffice_setting),
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,
     "check_list": _check_list,
+    "check_json": _check_json,
     "compare_images": _compare_images,
     "diff_text_file": _diff_text_file,
     "infeasible": _infeasible,

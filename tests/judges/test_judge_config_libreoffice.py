@@ -26,3 +26,17 @@ def test_setting_value_and_default(ctx: StepContext) -> None:
     assert not v.passed and "is not set in r.xcu (still the default)" in v.feedback
     (ctx.workspace / "r.xcu").unlink()
     assert "does not exist" in j(ctx, equals="3").feedback
+
+
+def test_config_rules_expect_and_unexpect(ctx: StepContext) -> None:
+    (ctx.workspace / "c.json").write_text('{"a": {"b": "smart"}, "n": 3}')
+
+    def rules(**params: object) -> Verdict:
+        return run_judge("config.rules", {"path": "c.json", **params}, ctx)
+
+    assert rules(expect=[{"key": ["a", "b"], "method": "re", "ref": "^sm"}],
+                 unexpect=[{"key": ["a", "c"], "method": "eq", "ref": "x"}]).passed
+    v = rules(expect=[{"key": ["a", "c"], "method": "eq", "ref": "x"}, {"key": ["n"], "method": "re", "ref": "3"}])
+    assert not v.passed and "a.c is missing" in v.feedback and "n = 3 cannot be checked by re" in v.feedback, v.feedback
+    v = rules(unexpect=[{"key": ["n"], "method": "gt", "ref": 2}])
+    assert not v.passed and "n = 3 matches gt 2" in v.feedback, v.feedback

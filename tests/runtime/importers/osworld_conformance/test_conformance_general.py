@@ -148,3 +148,39 @@ def test_diff_text_file(desktop_env: Any, deskact: Any, data: bytes, verdict: bo
     ours = deskact.passes(evaluator, {GOLD_URL: gold}, errors_fail=True)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+CONFIG = {"name": "Test Account", "author": {"name": "Test Account", "email": "Test@gmail.com"}, "count": 3,
+          "folders": "inbox,sent", "tree": {"mode": "smart"}}
+
+
+@pytest.mark.parametrize(("rules", "doc", "verdict"), [
+    ({"expect": [{"key": ["name"], "method": "eq", "ref": "Test Account"},
+                 {"key": ["author", "email"], "method": "eq", "ref": "Test@gmail.com"}]}, CONFIG, True),
+    ({"expect": [{"key": ["author", "email"], "method": "eq", "ref": "Test@gmail.com"}]},
+     {**CONFIG, "author": {"email": "test@gmail.com"}}, False),
+    ({"expect": [{"key": ["author", "phone"], "method": "eq", "ref": None}]}, CONFIG, False),  # missing key
+    ({"expect": [{"key": ["tree", "mode"], "method": "re", "ref": "\\bsmart\\b$"}]}, CONFIG, True),
+    ({"expect": [{"key": ["count"], "method": "re", "ref": "3"}]}, CONFIG, False),  # a regex on a number
+    ({"expect": [{"key": ["count"], "method": "ge", "ref": 2}]}, CONFIG, True),
+    ({"expect": [{"key": ["folders"], "method": "str_set_eq", "ref": ["sent", "inbox"]}]}, CONFIG, True),
+    ({"unexpect": [{"key": ["author", "phone"], "method": "eq", "ref": "1"}]}, CONFIG, True),
+    ({"unexpect": [{"key": ["author", "phone"], "method": "re", "ref": "1"}]}, CONFIG, False),  # re on null
+    ({"unexpect": [{"key": ["name"], "method": "eq", "ref": "Test Account"}]}, CONFIG, False),
+])
+@pytest.mark.parametrize("yaml_file", [False, True])
+def test_check_json(desktop_env: Any, deskact: Any, rules: dict[str, Any], doc: dict[str, Any], verdict: bool,
+                    yaml_file: bool) -> None:
+    import json
+
+    import yaml
+
+    where = deskact.home_file("/home/user/site/_config.yml" if yaml_file else "/home/user/site/config.json")
+    where.write_text(yaml.safe_dump(doc) if yaml_file else json.dumps(doc))
+    vm_path = "/home/user/" + str(where.relative_to(deskact.ctx.home))
+    evaluator = {"func": "check_json", "result": {"type": "vm_file", "path": vm_path, "dest": where.name},
+                 "expected": {"type": "rule", "rules": rules}, "options": {"is_yaml": True} if yaml_file else {}}
+    theirs = desktop_env.passes("general", "check_json", str(where), rules, is_yaml=yaml_file)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
