@@ -83,8 +83,11 @@ class KernelPool:
                 with self._cond:
                     self._error = exc
                     self._cond.notify_all()
-                    # A broken preload would fail again at once: wait for acquire() to ask.
-                    self._cond.wait()
+                    # A broken preload would fail again at once: wait for acquire() to take the error.
+                    # close() may have come while this start was failing (its wake-up is gone): checked
+                    # here, or the filler waits for ever and close() waits out its join timeout.
+                    while self._error is exc and not self._closed:
+                        self._cond.wait()
                 continue
             with self._cond:
                 if self._closed:
