@@ -87,3 +87,49 @@ def different_line_sets(actual: Any, gold: Any) -> str | None:
     missing, extra = sorted(lines_g - lines_a), sorted(lines_a - lines_g)
     parts = ([f"lacks {clip(missing[:3], 120)}"] if missing else []) + ([f"has extra {clip(extra[:3], 120)}"] if extra else [])
     return "its lines differ: it " + " and ".join(parts)
+
+
+def different_images(actual: Any, gold: Any) -> str | None:
+    """``compare_contains_image``: paired runs (same paragraph and run position) both hold a
+    picture (``graphicData``) or both do not."""
+    for n, (para_a, para_g) in enumerate(zip(actual.paragraphs, gold.paragraphs), 1):
+        for run_a, run_g in zip(para_a.runs, para_g.runs):
+            has_a, has_g = "graphicData" in run_a._element.xml, "graphicData" in run_g._element.xml
+            if has_a != has_g:
+                return f"paragraph {n} {'has' if has_a else 'lacks'} a picture where the gold document {'does not' if has_a else 'has one'}"
+    return None
+
+
+def different_tab_stops(actual: Any, gold: Any, words_before_tab: int | None = None, tab_index: int = 0) -> str | None:
+    """``check_tabstops`` at its full score: the same number of non-empty paragraphs, each with the
+    same tab stops (alignment and position; cleared ones and a left one at 0 left out); with
+    ``words_before_tab``, every paragraph's ``tab_index``-th tab-separated part has that many words."""
+    import re
+
+    from docx.enum.text import WD_TAB_ALIGNMENT
+
+    paras_a = [p for p in actual.paragraphs if p.text.strip()]
+    paras_g = [p for p in gold.paragraphs if p.text.strip()]
+    if len(paras_a) != len(paras_g):
+        return f"it has {len(paras_a)} non-empty paragraphs; the gold document has {len(paras_g)}"
+    if not paras_a:
+        return "it has no paragraph with text (OSWorld's check divides by their number)"
+    if words_before_tab is not None:
+        for para in paras_a:
+            parts = para.text.split("\t")
+            words = [w for w in re.split(r"\s", parts[tab_index]) if w.strip()] if tab_index < len(parts) else None
+            if words is None or len(words) != words_before_tab:
+                return f"the paragraph {clip(para.text, 50)} does not have {words_before_tab} words before its tab"
+
+    def kept(stops: Any) -> list[Any]:
+        return [t for t in stops if not (t.alignment == WD_TAB_ALIGNMENT.CLEAR
+                                         or (t.alignment == WD_TAB_ALIGNMENT.LEFT and t.position == 0))]
+
+    for para_a, para_g in zip(paras_a, paras_g):
+        tabs_a, tabs_g = kept(para_a.paragraph_format.tab_stops), kept(para_g.paragraph_format.tab_stops)
+        same = len(tabs_a) == len(tabs_g) and all(
+            a.alignment == g.alignment and a.position == g.position for a, g in zip(tabs_a, tabs_g))
+        if not same:
+            show = lambda tabs: [(str(t.alignment).split(".")[-1].split(" ")[0], t.position) for t in tabs]  # noqa: E731
+            return f"the paragraph {clip(para_a.text, 40)} has tab stops {show(tabs_a)} (gold: {show(tabs_g)})"
+    return None

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip
 
-Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript"]
+Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops"]
 
 
 def _squeezed(paragraphs: list[str]) -> str:
@@ -91,16 +91,19 @@ def _spacing(value: Any) -> str:
     return f"{value.pt:g} pt"
 
 
-def document_difference(actual: Any, gold: Any, compare: list[Aspect], **text_options: bool) -> str | None:
+def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_before_tab: int | None = None,
+                        tab_index: int = 0, **text_options: bool) -> str | None:
     """The first difference over ``compare``'s aspects, in OSWorld's order (text first)."""
-    from ._docx_checks import different_line_sets, no_shared_subscript
+    from ._docx_checks import different_images, different_line_sets, different_tab_stops, no_shared_subscript
 
     checks = {"text": lambda: text_difference(actual, gold, **text_options),
               "tables": lambda: tables_difference(actual, gold),
               "line_spacing": lambda: line_spacing_difference(actual, gold),
               "line_set": lambda: different_line_sets(actual, gold),
-              "subscript": lambda: no_shared_subscript(actual, gold)}
-    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript"):
+              "subscript": lambda: no_shared_subscript(actual, gold),
+              "images": lambda: different_images(actual, gold),
+              "tab_stops": lambda: different_tab_stops(actual, gold, words_before_tab, tab_index)}
+    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops"):
         if aspect in compare and (found := checks[aspect]()) is not None:
             return found
     return None

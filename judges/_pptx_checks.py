@@ -1,11 +1,12 @@
-"""Presentation checks read from the pptx's XML as OSWorld's Impress metrics read them
-(desktop-env's slides.py: ``check_transition``, ``check_page_number_colors``). Each returns what
-is wrong, or None."""
+"""Presentation checks as OSWorld's Impress metrics make them (desktop-env's slides.py:
+``check_transition``, ``check_page_number_colors`` read from the XML; the background colour and
+the stretched picture through python-pptx). Each returns what is wrong, or None."""
 
 from __future__ import annotations
 
 import zipfile
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 _A = "{http://schemas.openxmlformats.org/drawingml/2006/main}"
@@ -60,4 +61,53 @@ def master_number_color(path: Path, color: str) -> str | None:
         return f"its slide number colour {value} cannot be read as OSWorld reads it"
     if not _is(color, r, g, b):
         return f"its slide number colour {value} is not {color} (read as OSWorld reads it: {r}, {g}, {b})"
+    return None
+
+
+def _fill_rgb(fill: Any) -> Any:
+    try:
+        return fill.fore_color.rgb if hasattr(fill.fore_color, "rgb") else None
+    except (AttributeError, TypeError):
+        return None
+
+
+def background_not_rgb(prs: Any, rgb: list[int], original: list[int] | None) -> str | None:
+    """``evaluate_presentation_fill_to_rgb_distance`` at its full score: every slide's background
+    (its own solid fill, or the master's when it follows the master) is exactly ``rgb`` (and,
+    with ``original``, is not that colour)."""
+    if not len(prs.slides):
+        return "it has no slides (OSWorld's score divides by their number)"
+    for n, slide in enumerate(prs.slides):
+        fill = slide.background.fill
+        if fill.type == 5:  # follows the master
+            fill = slide.slide_layout.slide_master.background.fill
+        color = _fill_rgb(fill) if fill.type == 1 else None
+        if color is None:
+            return f"slide {n}'s background is not a solid RGB colour"
+        if original is not None and list(color) == list(original):
+            return f"slide {n}'s background is still {color}"
+        if list(color) != list(rgb):
+            return f"slide {n}'s background is {color}, not {''.join(f'{c:02X}' for c in rgb)}"
+    return None
+
+
+def image_not_stretched(prs: Any, original: Any) -> str | None:
+    """``check_image_stretch_and_center``: the first picture of the original's first slide is on
+    the first slide (same image bytes), filling the slide and centred, each within half an inch."""
+    from pptx.util import Inches
+
+    if not len(prs.slides) or not len(original.slides):
+        return "a first slide is missing"
+    pictures = [s for s in original.slides[0].shapes if s.shape_type == 13]
+    if not pictures:
+        return "the gold presentation's first slide has no picture"
+    blob = pictures[0].image.blob
+    found = [s for s in prs.slides[0].shapes if s.shape_type == 13 and s.image.blob == blob]
+    if not found:
+        return "the first slide lacks the picture"
+    pic, width, height, slack = found[-1], original.slide_width, original.slide_height, Inches(0.5)
+    if (abs(pic.width - width) > slack or abs(pic.height - height) > slack
+            or abs(pic.left - (width - pic.width) / 2) > slack or abs(pic.top - (height - pic.height) / 2) > slack):
+        return (f"the picture is {pic.width}x{pic.height} at {pic.left},{pic.top} EMU; it should fill the"
+                f" {width}x{height} slide, centred")
     return None

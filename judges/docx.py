@@ -12,7 +12,7 @@ from typing import Any, Literal
 from ..runtime.tasks.helpers import Regex, check_text, clip, gold_file, normalize
 from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, Verdict, judge
-from ._docx_compare import document_difference
+from ._docx_compare import Aspect, document_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
 
 Alignment = Literal["left", "center", "right", "justify"]
@@ -228,17 +228,19 @@ def docx_runs(ctx: StepContext, path: str, text: str, font: str | None = None, s
 
 @judge("docx.compare")
 def docx_compare(ctx: StepContext, path: str, reference: str,
-                 compare: list[Literal["text", "tables", "line_spacing", "line_set", "subscript"]] = ["text"],  # noqa: B006 - never mutated
+                 compare: list[Aspect] = ["text"],  # noqa: B006 - never mutated
                  ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
-                 delete_empty_lines: bool = False) -> Verdict:
+                 delete_empty_lines: bool = False, words_before_tab: int | None = None, tab_index: int = 0) -> Verdict:
     """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
     ``compare`` aspects, as OSWorld's docs metrics decide: ``text``, the body's paragraphs
     (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
     paragraph by paragraph; ``ignore_order`` sorts the paragraphs, ``delete_empty_lines`` drops
     empty ones first); ``tables``, every table's size and stripped cell texts; ``line_spacing``,
     every paragraph's line spacing; ``line_set``, the set of non-empty paragraphs in any order;
-    ``subscript``, some run is subscript in both at the same paragraph and run position.
-    Feedback names the first difference."""
+    ``subscript``, some run is subscript in both at the same paragraph and run position;
+    ``images``, paired runs both hold a picture or both do not; ``tab_stops``, the same non-empty
+    paragraphs with the same tab stops (and, with ``words_before_tab``, that many words in each
+    paragraph's ``tab_index``-th tab-separated part). Feedback names the first difference."""
     import docx
 
     try:
@@ -246,8 +248,8 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     except _Missing as exc:
         return Verdict.fail(str(exc))
     gold = docx.Document(str(gold_file(ctx, reference)))
-    found = document_difference(doc, gold, list(compare), ignore_blanks=ignore_blanks, ignore_case=ignore_case,
-                                ignore_order=ignore_order, delete_empty_lines=delete_empty_lines)
+    found = document_difference(doc, gold, list(compare), words_before_tab, tab_index, ignore_blanks=ignore_blanks,
+                                ignore_case=ignore_case, ignore_order=ignore_order, delete_empty_lines=delete_empty_lines)
     if found:
         return Verdict.fail(f"{p.name} differs from the gold document {reference}: {found}")
     return Verdict.ok(f"{p.name} matches the gold document ({', '.join(compare)})")

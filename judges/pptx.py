@@ -230,13 +230,20 @@ def pptx_compare(ctx: StepContext, path: str, reference: str, ignore: list[Aspec
 
 @judge("pptx.format")
 def pptx_format(ctx: StepContext, path: str, portrait: bool = False, transition: str | None = None,
-                transition_slide: int = 0, number_color: Literal["red", "blue", "green", "black"] | None = None) -> Verdict:
+                transition_slide: int = 0, number_color: Literal["red", "blue", "green", "black"] | None = None,
+                background_rgb: list[int] | None = None, not_background_rgb: list[int] | None = None,
+                stretched_picture_of: str | None = None) -> Verdict:
     """Presentation-wide checks of OSWorld's Impress metrics: ``portrait`` (slides taller than
     wide), ``transition`` (slide ``transition_slide``, 0-based, has a transition of that kind, such
     as ``dissolve``, read from its XML), ``number_color`` (the second-to-last solid RGB colour of
     the first slide master, where OSWorld's ``check_page_number_colors`` finds the slide number's
-    colour, is clearly red, blue or green, or near black)."""
-    from ._pptx_checks import master_number_color, slide_transition
+    colour, is clearly red, blue or green, or near black), ``background_rgb`` (every slide's
+    background, its own or the master's, is that solid colour; ``not_background_rgb``: and not
+    this one), ``stretched_picture_of`` (the first picture of that gold presentation's first
+    slide fills the first slide, centred, within half an inch)."""
+    from pptx import Presentation
+
+    from ._pptx_checks import background_not_rgb, image_not_stretched, master_number_color, slide_transition
 
     try:
         p, prs = _open(ctx, path)
@@ -249,6 +256,12 @@ def pptx_format(ctx: StepContext, path: str, portrait: bool = False, transition:
         problems.append(found)
     if number_color is not None and (found := master_number_color(p, number_color)) is not None:
         problems.append(found)
+    if background_rgb is not None and (found := background_not_rgb(prs, background_rgb, not_background_rgb)):
+        problems.append(found)
+    if stretched_picture_of is not None:
+        original = Presentation(str(gold_file(ctx, stretched_picture_of)))
+        if (found := image_not_stretched(prs, original)) is not None:
+            problems.append(found)
     if problems:
         return Verdict.fail(f"{p.name}: " + "; ".join(problems))
     return Verdict.ok(f"{p.name} is as expected")

@@ -248,6 +248,15 @@ def _rule(part: Part, key: str) -> Any:
     return rules[key]
 
 
+def _check_tabstops(env: _Env, part: Part) -> None:
+    """At its full score (1 - the tab stops' summed distance): the same tab stops everywhere."""
+    _needs(part["func"], "docx.compare")
+    opts = _known_options(part, {"word_number_split_by_tabstop", "index"}, {})
+    path, reference = _files(env, part)
+    env.judge("docx.compare", path=path, reference=reference, compare=["tab_stops"],
+              words_before_tab=opts.get("word_number_split_by_tabstop"), tab_index=opts.get("index"))
+
+
 def _compare_font_names(env: _Env, part: Part) -> None:
     _needs(part["func"], "docx.format")
     env.judge("docx.format", path=_result_file(env, part), font=escape(str(_rule(part, "font_name"))))
@@ -272,6 +281,20 @@ def _pptx_format(func: str, rule_params: dict[str, str], **fixed: Any) -> Callab
         env.judge("pptx.format", path=_result_file(env, part), **fixed, **params)
 
     return convert
+
+
+def _pptx_background(env: _Env, part: Part) -> None:
+    """At its full score (1 - the mean distance to the colour): every slide's background is it."""
+    _needs(part["func"], "pptx.format")
+    rules = _rules(part)
+    env.judge("pptx.format", path=_result_file(env, part), background_rgb=list(_rule(part, "rgb")),
+              not_background_rgb=rules.get("original_rgb"))
+
+
+def _pptx_stretched(env: _Env, part: Part) -> None:
+    _needs(part["func"], "pptx.format")
+    path, reference = _files(env, part)
+    env.judge("pptx.format", path=path, stretched_picture_of=reference)
 
 
 _LO_SETTINGS: dict[str, tuple[str, str, str | None, dict[str, Any]]] = {
@@ -482,12 +505,16 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "is_first_line_centered": _docx_format("is_first_line_centered", first_line_centered=True),
     "has_page_numbers_in_footers": _docx_format("has_page_numbers_in_footers", footer_page_numbers=True),
     "compare_font_names": _compare_font_names,
+    "compare_contains_image": _compare_docx_part(["images"]),
+    "check_tabstops": _check_tabstops,
     "contains_page_break": _contains_page_break,
     "compare_pptx_files": _compare_pptx_files,
     "check_slide_orientation_Portrait": _pptx_format("check_slide_orientation_Portrait", {}, portrait=True),
     "check_transition": _pptx_format("check_transition", {"slide_idx": "transition_slide",
                                                           "transition_type": "transition"}),
     "check_page_number_colors": _pptx_format("check_page_number_colors", {"color": "number_color"}),
+    "evaluate_presentation_fill_to_rgb_distance": _pptx_background,
+    "check_image_stretch_and_center": _pptx_stretched,
     **dict.fromkeys(_LO_SETTINGS, _libreoffice_setting),
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,

@@ -58,3 +58,20 @@ def test_missing_document_fails(ctx: StepContext) -> None:
     _save(ctx.gold / "gold.docx", ["a"])
     v = j(ctx)
     assert not v.passed and "does not exist" in v.feedback
+
+
+def test_tab_stops_are_named(ctx: StepContext) -> None:
+    from docx.enum.text import WD_TAB_ALIGNMENT
+    from docx.shared import Inches
+
+    assert ctx.gold is not None
+    for name, inches in (("gold.docx", 3.0), ("out.docx", 2.0)):
+        doc = docx.Document()
+        doc.add_paragraph("Ann Lee\t7").paragraph_format.tab_stops.add_tab_stop(Inches(inches), WD_TAB_ALIGNMENT.RIGHT)
+        doc.save(str((ctx.gold if name == "gold.docx" else ctx.workspace) / name))
+    v = j(ctx, compare=["tab_stops"])
+    assert not v.passed and "the paragraph 'Ann Lee\\t7' has tab stops [('RIGHT', 1828800)] (gold: [('RIGHT', 2743200)])" in v.feedback, v.feedback
+    v = j(ctx, compare=["images"], words_before_tab=3)
+    assert v.passed  # no pictures either side; words_before_tab belongs to tab_stops
+    v = j(ctx, compare=["tab_stops"], words_before_tab=3)
+    assert not v.passed and "does not have 3 words before its tab" in v.feedback

@@ -34,3 +34,16 @@ def test_number_color_needs_two_master_colours(ctx: StepContext) -> None:
     Presentation().save(str(ctx.workspace / "out.pptx"))
     v = j(ctx, number_color="red")
     assert not v.passed and "fewer than two solid RGB colours" in v.feedback
+
+
+def test_background_colour_of_every_slide(ctx: StepContext) -> None:
+    from pptx.dml.color import RGBColor
+
+    prs = Presentation()
+    for color in ("0000FF", "00FF00"):
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        slide.background.fill.solid()
+        slide.background.fill.fore_color.rgb = RGBColor.from_string(color)
+    prs.save(str(ctx.workspace / "out.pptx"))
+    v = j(ctx, background_rgb=[0, 0, 255])
+    assert not v.passed and "slide 1's background is 00FF00, not 0000FF" in v.feedback, v.feedback

@@ -189,3 +189,62 @@ def test_writer_format_metrics(desktop_env: Any, deskact: Any, func: str, expect
 def test_compare_docx_lines(desktop_env: Any, deskact: Any, paragraphs: list[str], verdict: bool) -> None:
     assert _agree(desktop_env, deskact, "compare_docx_lines", {}, {"paragraphs": paragraphs},
                   {"paragraphs": PARAGRAPHS}) is verdict
+
+
+def _tabbed(path: Path, stops: list[tuple[float, str]], texts: tuple[str, ...] = ("John Smith\t12", "Ann Lee\t7"),
+            picture_in: int | None = None) -> Path:
+    """Paragraphs with tab stops (inches, alignment); a picture in paragraph ``picture_in``."""
+    import io
+
+    from docx.enum.text import WD_TAB_ALIGNMENT
+    from docx.shared import Inches
+    from PIL import Image
+
+    doc = docx.Document()
+    for n, text in enumerate(texts):
+        para = doc.add_paragraph()
+        if picture_in == n:  # the picture's run first, the text's second
+            buf = io.BytesIO()
+            Image.new("RGB", (8, 8), (0, 0, 255)).save(buf, "PNG")
+            buf.seek(0)
+            para.add_run().add_picture(buf, width=Inches(0.5))
+        para.add_run(text)
+        for inches, align in stops:
+            para.paragraph_format.tab_stops.add_tab_stop(Inches(inches), getattr(WD_TAB_ALIGNMENT, align))
+    doc.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("options", "result", "verdict"), [
+    ({}, {"stops": [(3.0, "RIGHT")]}, True),
+    ({}, {"stops": [(3.1, "RIGHT")]}, False),
+    ({}, {"stops": [(3.0, "LEFT")]}, False),
+    ({}, {"stops": []}, False),
+    ({}, {"stops": [(3.0, "RIGHT")], "texts": ("John Smith\t12",)}, False),
+    ({"word_number_split_by_tabstop": 2, "index": 0}, {"stops": [(3.0, "RIGHT")]}, True),
+    ({"word_number_split_by_tabstop": 3, "index": 0}, {"stops": [(3.0, "RIGHT")]}, False),
+])
+def test_check_tabstops(desktop_env: Any, deskact: Any, options: dict[str, Any], result: dict[str, Any],
+                        verdict: bool) -> None:
+    gold = _tabbed(deskact.ctx.gold.parent / "expected.docx", [(3.0, "RIGHT")])
+    path = _tabbed(deskact.home_file(RESULT), **result)
+    evaluator = {"func": "check_tabstops", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_essay.docx"}, "options": options}
+    theirs = desktop_env.passes("docs", "check_tabstops", str(path), str(gold), **options)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
+
+
+# Runs are paired by position: a picture run against a text run differs; against no run at all
+# (a paragraph with fewer runs) it is not compared, as in OSWorld.
+@pytest.mark.parametrize(("picture_in", "verdict"), [(1, True), (None, False), (0, False)])
+def test_compare_contains_image(desktop_env: Any, deskact: Any, picture_in: int | None, verdict: bool) -> None:
+    gold = _tabbed(deskact.ctx.gold.parent / "expected.docx", [], picture_in=1)
+    path = _tabbed(deskact.home_file(RESULT), [], picture_in=picture_in)
+    evaluator = {"func": "compare_contains_image", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_essay.docx"}}
+    theirs = desktop_env.passes("docs", "compare_contains_image", str(path), str(gold))
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback

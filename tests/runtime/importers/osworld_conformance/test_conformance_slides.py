@@ -216,3 +216,70 @@ def test_impress_format_metrics(desktop_env: Any, deskact: Any, func: str, rules
     ours = deskact.passes(evaluator)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _backgrounds(path: Path, colors: list[str | None], master: str | None = None) -> Path:
+    """Slides with their own solid background colour, or (None) following the master's."""
+    from pptx.dml.color import RGBColor
+
+    prs = Presentation()
+    if master is not None:
+        prs.slide_masters[0].background.fill.solid()
+        prs.slide_masters[0].background.fill.fore_color.rgb = RGBColor.from_string(master)
+    for color in colors:
+        slide = prs.slides.add_slide(prs.slide_layouts[6])
+        if color is not None:
+            slide.background.fill.solid()
+            slide.background.fill.fore_color.rgb = RGBColor.from_string(color)
+    prs.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("rules", "slides", "verdict"), [
+    ({"rgb": [0, 0, 255]}, {"colors": ["0000FF", "0000FF"]}, True),
+    ({"rgb": [0, 0, 255]}, {"colors": ["0000FF", "0000FE"]}, False),
+    ({"rgb": [0, 0, 255]}, {"colors": ["0000FF", None], "master": "0000FF"}, True),
+    ({"rgb": [0, 0, 255]}, {"colors": ["0000FF", None]}, False),
+    ({"rgb": [0, 0, 255], "original_rgb": [0, 0, 255]}, {"colors": ["0000FF"]}, False),
+])
+def test_evaluate_presentation_fill_to_rgb_distance(desktop_env: Any, deskact: Any, rules: dict[str, Any],
+                                                    slides: dict[str, Any], verdict: bool) -> None:
+    result = _backgrounds(deskact.home_file(RESULT), **slides)
+    evaluator = {"func": "evaluate_presentation_fill_to_rgb_distance", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("slides", "evaluate_presentation_fill_to_rgb_distance", str(result), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
+
+
+def _pictured(path: Path, box: tuple[int, int, int, int] | None, color: tuple[int, int, int] = (200, 30, 30)) -> Path:
+    prs = Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[6])
+    if box is not None:
+        buf = io.BytesIO()
+        Image.new("RGB", (40, 30), color).save(buf, "PNG")
+        buf.seek(0)
+        left, top, width, height = box
+        slide.shapes.add_picture(buf, Emu(left), Emu(top), Emu(width), Emu(height))
+    prs.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("box", "color", "verdict"), [
+    ((0, 0, 9144000, 6858000), (200, 30, 30), True),
+    ((100000, 100000, 9000000, 6700000), (200, 30, 30), True),  # within half an inch
+    ((0, 0, 4572000, 3429000), (200, 30, 30), False),
+    ((2286000, 1714500, 4572000, 3429000), (200, 30, 30), False),
+    ((0, 0, 9144000, 6858000), (30, 200, 30), False),  # another picture
+])
+def test_check_image_stretch_and_center(desktop_env: Any, deskact: Any, box: tuple[int, int, int, int],
+                                        color: tuple[int, int, int], verdict: bool) -> None:
+    original = _pictured(deskact.ctx.gold.parent / "expected.pptx", (1000000, 1000000, 2000000, 1500000))
+    result = _pictured(deskact.home_file(RESULT), box, color)
+    evaluator = {"func": "check_image_stretch_and_center", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_talk.pptx"}}
+    theirs = desktop_env.passes("slides", "check_image_stretch_and_center", str(result), str(original))
+    ours = deskact.passes(evaluator, {GOLD_URL: original})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
