@@ -178,7 +178,7 @@ class ProvidersConfig(Section):
     package (entry point ``deskact.models``) is configured the same way, under its own name."""
 
     model_config = ConfigDict(extra="allow")
-    __pydantic_extra__: dict[str, ProviderConfig] = Field(init=False)  # type: ignore[assignment]
+    __pydantic_extra__: dict[str, ProviderConfig] = Field(init=False)
 
     anthropic: ProviderConfig = Field(
         default_factory=lambda: ProviderConfig(api_key_env="ANTHROPIC_API_KEY", temperature=None)
@@ -262,6 +262,9 @@ class RunnerConfig(Section):
     """Reruns of a task whose Ray actor or node died mid-task; after that it is an error result."""
     ray_worker_cpus: float = Field(0.25, ge=0)
     """CPUs one Ray actor reserves on its node (tasks mostly wait on the model, so several share a core)."""
+    keep_going: bool = False
+    """Run every task even after a model error that would fail them all (a wrong key, model name or URL,
+    a server that is down); false = the run stops after the first such task and says why."""
 
 
 class ModelsConfig(Section):

@@ -72,6 +72,9 @@ class EpisodeRecord(BaseModel):
     finish_reason: FinishReason | None = None
     error: str | None = None
     """Why a model_error or kernel_error ended the episode."""
+    model_error_fatal: bool = False
+    """The model's error would end every task alike (a wrong key, model name or URL; nothing answering
+    there): the runner stops the run after this task unless ``--keep-going``."""
     steps: list[StepRecord] = Field(default_factory=list)
     plan: list[str] = Field(default_factory=list)
     plan_history: list[list[str]] = Field(default_factory=list)
@@ -244,6 +247,7 @@ class Episode:
             usage = getattr(exc, "usage", None)
             if usage is not None:  # retries and latency of a failed call still count
                 self.record.usage = self.record.usage + usage
+            self.record.model_error_fatal = bool(getattr(exc, "fatal", False))
             self._finish("model_error", str(exc))
             return None
         except Exception as exc:  # noqa: BLE001 - a crashing adapter must not lose the run
@@ -332,8 +336,8 @@ class Episode:
                 return
             rec.reflection = text.strip()
             verdict = (text.strip().split() or ["SUCCESS"])[0].upper().strip(".:")
-        if verdict.startswith("REVISE"):
-            new_plan = _parse_plan(text)
+        if verdict.startswith("REVISE"):  # only a model's reflection says so: text is set
+            new_plan = _parse_plan(text or "")
             if new_plan:
                 self.record.plan = new_plan
                 self.record.plan_history.append(list(new_plan))

@@ -28,8 +28,8 @@ class PhaseTimes(BaseModel):
 class TaskResult(BaseModel):
     """One finished task. Appended to results.jsonl and flushed as the task ends."""
 
-    schema_version: int = 2
-    """2 added ``epoch`` (a version-1 line reads as epoch 1)."""
+    schema_version: int = 3
+    """2 added ``epoch`` (a version-1 line reads as epoch 1); 3 added ``stops_run``."""
     task_id: str
     epoch: int = 1
     """Which repetition of the task this is (``deskact run --epochs N``), from 1."""
@@ -47,6 +47,9 @@ class TaskResult(BaseModel):
     model: str = ""
     tokens: Usage = Field(default_factory=Usage)
     error: str | None = None
+    stops_run: bool = False
+    """The model's error would fail every task alike (a wrong key, model name or URL, a server that
+    is down): the run stopped after this task unless ``--keep-going``."""
     verdicts: list[Verdict] = Field(default_factory=list)
     phases: PhaseTimes = Field(default_factory=PhaseTimes)
     trajectory: str | None = None

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from pydantic import BaseModel
@@ -48,6 +49,8 @@ class RunOptions(BaseModel):
     resume: bool = False
     epochs: int = 1
     """Run each task this many times (results carry the epoch; the report shows pass@k)."""
+    keep_going: bool = False
+    """Run every task even after a model error that fails them all alike (``TaskResult.stops_run``)."""
 
 
 class Stop(Exception):
@@ -97,6 +100,7 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
         result.finish_reason = record.finish_reason
         result.steps = len(record.steps)
         result.tokens = record.usage
+        result.stops_run = record.model_error_fatal
         verdicts = env.judge()
         result.verdicts = verdicts
         result.reward = int(all(v.passed for v in verdicts))
@@ -193,6 +197,8 @@ class Run:
         self.done: dict[str, TaskResult] = {}
         """--resume: the last result of each task (of each epoch: ``self.attempts``)."""
         self.attempts: dict[tuple[str, int], TaskResult] = {}
+        self.stopped_by: TaskResult | None = None
+        """The result whose model error stopped the run (``TaskResult.stops_run``), if one did."""
 
     def prepare(self) -> None:
         """Everything a user can get wrong, checked before any task runs (and any progress shows).
@@ -237,6 +243,9 @@ class Run:
             with lock:
                 writer.write(res)
                 results.append(res)
+                if res.stops_run and not opts.keep_going and self.stopped_by is None:
+                    self.stopped_by = res  # every other task would fail the same way
+                    self.stop.set()
             self.on_result(res)
             self.on_event(RunEvent("result", worker=worker, task_id=res.task_id, epoch=res.epoch, result=res))
 
@@ -304,6 +313,16 @@ class Run:
             raise DeskactError(f"worker failed: {type(failures[0]).__name__}: {failures[0]}")
         return results
 
+    def stop_message(self) -> str | None:
+        """Why the run stopped early (a model that cannot work), naming the model, its URL and the way on."""
+        res = self.stopped_by
+        if res is None:
+            return None
+        provider = res.model.split("/", 1)[0]
+        return (f"the run stopped after task {res.task_id}: {res.error}. Every other task would fail the same way: "
+                f"check the API key, the model name and providers.{provider}.base_url, then complete the run "
+                f"with --resume (--keep-going runs every task whatever the model answers)")
+
     def interrupt(self) -> None:
         """Stop handing out tasks and interrupt the code running in every active kernel."""
         self.stop.set()
@@ -316,11 +335,15 @@ class Run:
                     pass
 
 
-def _install_sigterm() -> object:
+SignalHandler = Callable[[int, FrameType | None], Any] | int | None
+"""What signal.signal takes and returns: a function, SIG_DFL/SIG_IGN, or None (set outside Python)."""
+
+
+def _install_sigterm() -> SignalHandler:
     if threading.current_thread() is not threading.main_thread():
         return None
 
-    def to_interrupt(signum: int, frame: object) -> None:
+    def to_interrupt(signum: int, frame: FrameType | None) -> None:
         raise KeyboardInterrupt
 
     return signal.signal(signal.SIGTERM, to_interrupt)

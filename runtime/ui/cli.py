@@ -110,6 +110,8 @@ def run_cmd(
     progress: str | None = typer.Option(None, "--progress",
                                         help="auto (live on a terminal, a line per task elsewhere), live, lines, or totals (only totals and errors)."),
     record: bool = typer.Option(False, "--record", help="Record each task's display as trajectories/<task>/episode.mp4 (observation.record)."),
+    keep_going: bool = typer.Option(False, "--keep-going", help="Run every task even after a model error that fails them all alike "
+                                    "(a wrong key, model name or URL, a server that is down); default: stop after the first (runner.keep_going)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Run task suites headless and write results.jsonl, trajectories and a report."""
@@ -129,12 +131,13 @@ def run_cmd(
         cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
                           world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address,
-                          runner__progress=progress,
+                          runner__progress=progress, runner__keep_going=keep_going or None,
                           display__vnc_web=watch or None, observation__record=record or None)
         check_watch(cfg, watch)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
-                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs)
+                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs,
+                          keep_going=cfg.runner.keep_going)
         runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
         runner.on_display = announcer(console, out_dir)  # VNC / browser addresses (display.vnc, --watch)
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
@@ -152,10 +155,16 @@ def run_cmd(
         console.print(f"interrupted: finished results are in {out_dir}/results.jsonl; to complete the run:\n"
                       f"  {resume_command(sys.argv[1:], str(out_dir))}", markup=False, highlight=False)
         raise typer.Exit(130) from None
+    assert out_dir is not None  # set in the try before anything ran
     print_summary(Console(), results)
     _write_report(out_dir)
     _print_kept_worlds(out_dir)
     console.print(f"results: {out_dir}/results.jsonl")
+    stopped = runner.stop_message()
+    if stopped:
+        console.print(f"[red]error:[/red] {escape(stopped)}:\n  {escape(resume_command(sys.argv[1:], str(out_dir)))}",
+                      emoji=False)
+        raise typer.Exit(1)
     invalid = sum(r.status == "invalid" for r in results)
     if invalid:
         console.print(f"[red]error:[/red] {invalid} of {len(results)} tasks invalid, not run "

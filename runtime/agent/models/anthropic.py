@@ -18,6 +18,7 @@ class AnthropicModel(RemoteModel):
     provider = "anthropic"
     sdk_module = "anthropic"
     sdk_package = "anthropic"
+    default_url = "https://api.anthropic.com"
 
     def make_client(self, sdk: ModuleType, api_key: str | None) -> Any:
         return sdk.Anthropic(

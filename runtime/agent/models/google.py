@@ -22,6 +22,7 @@ class GoogleModel(RemoteModel):
     provider = "google"
     sdk_module = "google.genai"
     sdk_package = "google-genai"
+    default_url = "https://generativelanguage.googleapis.com"
 
     def make_client(self, sdk: ModuleType, api_key: str | None) -> Any:
         types = self._types()
@@ -129,7 +130,7 @@ def _millis(seconds: float) -> int:
 
 
 def _content(types: ModuleType, message: Message) -> Any:
-    parts = []
+    parts: list[Any] = []
     text = message.text
     if message.role == "assistant":
         if message.images:

@@ -22,6 +22,7 @@ class OpenAIModel(RemoteModel):
     provider = "openai"
     sdk_module = "openai"
     sdk_package = "openai"
+    default_url = "https://api.openai.com/v1"
 
     @property
     def official_api(self) -> bool:

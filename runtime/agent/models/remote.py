@@ -41,6 +41,8 @@ class RemoteModel(Model):
     """Module imported lazily (``import deskact`` must not pay for three SDKs)."""
     sdk_package: ClassVar[str]
     """PyPI name, for the 'not installed' message."""
+    default_url: ClassVar[str] = ""
+    """Where the SDK sends requests when ``base_url`` is not set (named in error messages)."""
 
     def __init__(
         self, model_id: str, settings: ProviderConfig, environ: Mapping[str, str] | None = None
@@ -54,6 +56,11 @@ class RemoteModel(Model):
         self._client: Any = None
         self.sleep: Callable[[float], None] = time.sleep
         """How backoff waits (tests record the waits through it)."""
+
+    @property
+    def url(self) -> str:
+        """The server this model's requests go to."""
+        return self.settings.base_url or self.default_url or f"{self.provider}'s default URL"
 
     # -- readiness --------------------------------------------------------------
 
@@ -100,7 +107,7 @@ class RemoteModel(Model):
         raw, retries = call_with_retries(
             lambda: self.send(client, request, self._attempt_timeout()),
             self._classify_with_timeout,
-            who=self.name,
+            who=f"{self.name} at {self.url}",  # a wrong URL is the likeliest cause of many failures
             policy=RetryPolicy.from_config(self.settings),
             sleep=self.sleep,
             deadline=self.deadline,

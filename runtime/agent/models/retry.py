@@ -26,6 +26,10 @@ FailureKind = Literal["status", "timeout", "connection", "invalid_response"]
 BODY_EXCERPT_CHARS = 300
 MIN_ATTEMPT_S = 1.0
 """A retry left with less time than this before the deadline is not worth sending."""
+FATAL_STATUSES = frozenset({401, 403, 404})
+"""A wrong key (401), a key without access (403), a model or path the server does not know (404)."""
+INVALID_KEY_MARKERS = ("API_KEY_INVALID", "API key not valid")
+"""Gemini answers a wrong key with 400 and one of these in the body."""
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,17 @@ class Failure:
             return self.status in (408, 429) or self.status >= 500
         return False
 
+    @property
+    def fatal(self) -> bool:
+        """The same call fails for every task of a run alike: the key, the model name or the URL is
+        wrong, or nothing answers there (a connection still refused after the retries)."""
+        if self.kind == "connection":
+            return True
+        if self.kind != "status" or self.status is None:
+            return False
+        return self.status in FATAL_STATUSES or (
+            self.status == 400 and any(m in self.body for m in INVALID_KEY_MARKERS))
+
     def describe(self, retries: int = 0) -> str:
         """'HTTP 503 after 2 retries: <body excerpt>'."""
         if self.kind == "status":
@@ -79,6 +94,11 @@ class ModelCallError(ModelError):
         super().__init__(message)
         self.failure = failure
         self.usage = usage or Usage()
+
+    @property
+    def fatal(self) -> bool:
+        """Every other call of the run would fail the same way (``Failure.fatal``): the run stops."""
+        return self.failure is not None and self.failure.fatal
 
 
 def excerpt(text: str, limit: int = BODY_EXCERPT_CHARS) -> str:

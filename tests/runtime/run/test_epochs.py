@@ -59,7 +59,7 @@ def test_old_results_read_as_epoch_one() -> None:
     old = '{"schema_version": 1, "task_id": "t", "suite": "s", "status": "passed", "reward": 1}'
     result = TaskResult.model_validate_json(old)
     assert (result.epoch, result.schema_version) == (1, 1)
-    assert TaskResult(task_id="t", suite="s", status="failed").schema_version == 2
+    assert TaskResult(task_id="t", suite="s", status="failed").schema_version == 3
 
 
 @pytest.fixture
