@@ -18,7 +18,7 @@ from deskact.runtime.ui.cli import app
 from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "agent" / "models"))
-from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer  # noqa: E402
+from fake_servers import FakeAnthropicServer, FakeGeminiServer, FakeOpenAIServer, FakeServer
 
 SERVERS: dict[str, type[FakeServer]] = {
     "anthropic": FakeAnthropicServer, "openai": FakeOpenAIServer, "google": FakeGeminiServer,
@@ -63,6 +63,7 @@ def run(tmp_path: Path, provider: str, base_url: str, **options: object) -> tupl
 CASES = ["401", "unknown model", "connection refused", "wrong path"]
 
 
+@pytest.mark.slow  # a run of up to three tasks, each with its kernel
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("provider", sorted(SERVERS))
@@ -88,6 +89,7 @@ def test_a_fatal_model_error_stops_the_run_after_one_task(tmp_path: Path, provid
     assert f"providers.{provider}.base_url" in message and "--keep-going" in message
 
 
+@pytest.mark.slow  # a run of up to three tasks, each with its kernel
 @pytest.mark.timeout(300)
 def test_keep_going_runs_every_task(tmp_path: Path) -> None:
     with FakeOpenAIServer([FakeOpenAIServer.error(401, "bad key")] * 3) as server:
@@ -96,6 +98,7 @@ def test_keep_going_runs_every_task(tmp_path: Path) -> None:
     assert runner.stop_message() is None
 
 
+@pytest.mark.slow  # a run of up to three tasks, each with its kernel
 @pytest.mark.timeout(300)
 @pytest.mark.parametrize("provider", sorted(SERVERS))
 def test_a_429_is_retried_and_the_run_goes_on(tmp_path: Path, provider: str) -> None:
@@ -118,6 +121,7 @@ def test_which_failures_stop_a_run(failure: Failure, fatal: bool) -> None:
     assert failure.fatal is fatal
 
 
+@pytest.mark.slow  # a run of up to three tasks, each with its kernel
 @pytest.mark.timeout(300)
 def test_the_cli_prints_one_message_with_the_url_and_the_resume_command(tmp_path: Path) -> None:
     folder = tmp_path / "fatal_suite"
