@@ -40,7 +40,8 @@ def check_not_gnome(command: object, where: str) -> None:
     reads or sets a GNOME setting would judge defaults that are not the VM's (os-a4d98375 passed for
     an agent that did nothing: GNOME's default was already the answer), or start a GNOME app that
     is not here."""
-    found = _GNOME.search(command if isinstance(command, str) else " ".join(map(str, command or [])))
+    words = command if isinstance(command, list | tuple) else []
+    found = _GNOME.search(command if isinstance(command, str) else " ".join(map(str, words)))
     if found:
         raise Untranslatable(f"GNOME: {where} runs {found.group(1)}; deskact's desktop is not GNOME")
 
@@ -59,10 +60,12 @@ def vm_path(path: str) -> str:
 
 
 def command_line(command: str | list[str], shell: bool = False) -> str:
-    """The bash command line that runs what OSWorld's server runs for ``command``."""
+    """The bash command line that runs what OSWorld's server runs for ``command`` (Python's
+    subprocess: with ``shell``, a string runs under ``/bin/sh -c``, and so does a list's first item,
+    the rest becoming the shell's ``$0 $1 ...``)."""
     if shell:
-        text = command if isinstance(command, str) else " ".join(map(str, command))
-        line = "/bin/sh -c " + shlex.quote(_SUDO.sub("", text))
+        first, rest = (command, []) if isinstance(command, str) else (str(command[0]), [str(a) for a in command[1:]])
+        line = shlex.join(["/bin/sh", "-c", _SUDO.sub("", first), *rest])
     else:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         while argv and argv[0] == "sudo":
@@ -138,6 +141,8 @@ class Setup:
 
     def _launch(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         cmd = p["command"]
+        if isinstance(cmd, str) and not p.get("shell"):
+            cmd = cmd.split()  # OSWorld's controller splits a launch string at whitespace, quotes and all
         check_not_gnome(cmd, f"{where} launch")
         into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
         self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))

@@ -186,6 +186,7 @@ def test_paths_and_commands() -> None:
     assert command_line(["ls", "/home/user/$dir"]) == "ls '${HOME}/$$dir'"
     assert command_line(["sudo", "-n", "ls", "~/x"]) == "ls ${HOME}/x"
     assert command_line("ls -l /home/user") == "ls -l ${HOME}"
+    assert command_line(["echo $0 $1", "a", "b"], shell=True) == "/bin/sh -c 'echo $$0 $$1' a b"
 
 
 def test_bad_input_names_the_path(tmp_path: Path) -> None:
