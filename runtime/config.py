@@ -203,8 +203,9 @@ class ProvidersConfig(Section):
 
 
 class AgentConfig(Section):
-    model: str = "reference"
-    """provider/model (anthropic/..., openai/..., google/...) or reference, noop, scripted/FILE, human."""
+    model: str | None = None
+    """provider/model (anthropic/..., openai/..., google/...) or reference, noop, scripted/FILE, human; the
+    model of a ``deskact run`` without --model (null = such a run is refused: no model is assumed)."""
     strategy: Literal["direct", "plan-act-reflect"] = "direct"
     max_steps: int = 15
     """Default step limit when a task sets none."""

@@ -134,6 +134,12 @@ def run_cmd(
                           runner__progress=progress, runner__keep_going=keep_going or None,
                           display__vnc_web=watch or None, observation__record=record or None)
         check_watch(cfg, watch)
+        if cfg.agent.model is None:
+            raise DeskactError("no model to run: pass --model (provider/model, reference, noop, explore, "
+                               "scripted/FILE, human) or set agent.model in the config")
+        if model is None:  # never silently: a default model's 100 % is not a result
+            console.print(f"model: {cfg.agent.model} (agent.model from the config; --model overrides it)",
+                          markup=False, highlight=False)
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs,

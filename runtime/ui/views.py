@@ -26,10 +26,17 @@ def summary_table(rows: list[SummaryRow], title: str) -> Table:
     return table
 
 
+def models_named(results: list[TaskResult]) -> str:
+    """'model X' (or 'models X, Y' for a resumed run that mixed them), for titles."""
+    models = sorted({r.model for r in results if r.model})
+    return f"model{'s' if len(models) > 1 else ''} {', '.join(models) or 'n/a'}"
+
+
 def print_summary(console: Console, results: list[TaskResult]) -> None:
-    console.print(summary_table(summarize(results, "suite"), "By suite"))
+    named = models_named(results)
+    console.print(summary_table(summarize(results, "suite"), f"By suite ({named})"))
     if any(r.tags for r in results):
-        console.print(summary_table(summarize(results, "tag"), "By tag"))
+        console.print(summary_table(summarize(results, "tag"), f"By tag ({named})"))
     if has_epochs(results):
         print_epochs(console, results)
 
