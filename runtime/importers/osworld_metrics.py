@@ -486,7 +486,8 @@ def _compare_table(env: _Env, part: Part) -> None:
 
 
 def _infeasible(env: _Env, part: Part) -> None:
-    raise Untranslatable("func infeasible: the right answer is to refuse; no judge rewards a refusal")
+    raise Untranslatable("func infeasible: a whole task's evaluator, translated by the importer (answer.infeasible),"
+                         " not one metric among others")
 
 
 METRICS: dict[str, Callable[[_Env, Part], None]] = {
