@@ -220,6 +220,12 @@ def _docx_options(p: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in opts.items() if k in {"ignore_blanks", "ignore_case", "ignore_order"}}
 
 
+def _slides(p: dict[str, Any], acc: Acc) -> Steps:
+    acc.notes.append("slides.compare_pptx_files: pptx.compare is OSWorld's later metric, stricter than AgentStudio's"
+                     " copy, which does not compare the shape count, table cells or text inside groups")
+    return _office("slides", "compare_pptx_files", ("result", "expected"), _pptx_options)(p, acc)
+
+
 def _pptx_options(p: dict[str, Any]) -> dict[str, Any]:
     # AgentStudio's copy compares positions and sizes exactly (OSWorld's later one within a tolerance)
     return {**(p.get("options") or {}), "approximately_tolerance": 0}
@@ -293,8 +299,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("google_drive", "check_file_exists"): Procedure(frozenset({"file_name", "exists"}), file_check),
     ("sheets", "compare_table"): Procedure(frozenset({"result", "expected", "options"}),
                                            _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])),
-    ("slides", "compare_pptx_files"): Procedure(frozenset({"result", "expected", "options"}),
-                                                _office("slides", "compare_pptx_files", ("result", "expected"), _pptx_options)),
+    ("slides", "compare_pptx_files"): Procedure(frozenset({"result", "expected", "options"}), _slides),
     ("docs", "compare_docx_files"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}),
                                               _office("docs", "compare_docx_files", ("docx_file1", "docx_file2"), _docx_options)),
     **{("docs", f): Procedure(frozenset({"docx_file1", "docx_file2"}),

@@ -120,6 +120,8 @@ def test_app_start_waits_and_limits_are_kept(suite: tuple[Path, ImportReport]) -
     assert launch["apps.launch"]["window"] == "LibreOffice" and settle == {"desktop.settle": {"quiet": 5.0, "timeout": 15.0}}
     assert (task["max_steps"], task["max_time"]) == (30, 60.0)
     assert task["judge"][0]["pptx.compare"]["tolerance"] == 0  # AgentStudio compares positions exactly
+    notes = {c.task_id: c.notes for c in suite[1].converted}["agentstudio-slides-08aced46"]
+    assert any("stricter than AgentStudio's copy" in n for n in notes)  # the deviation is on record
 
 
 def test_missing_app_is_an_error(ctx: StepContext, xdisplay: Any) -> None:
