@@ -20,7 +20,7 @@ from deskact.runtime.importers.common import SUITE_FILE, Untranslatable
 from deskact.runtime.tasks.steps import StepContext, run_judge, run_reset
 
 sys.path.insert(0, str(Path(__file__).parent))
-from agentstudio_standins import make_standins  # noqa: E402
+from agentstudio_standins import make_standins
 
 TASKS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks"
 ON_SCREEN = {"apps.launch", "desktop.settle", "apps.kill"}
