@@ -65,7 +65,7 @@ def office_xlsx(ctx: StepContext, path: str, sheets: dict[str, list[list[Any]]])
     _save(ctx, path, "office.xlsx", wb.save)
 
 
-_DOCX_ALIGN = {"left": 0, "center": 1, "right": 2, "justify": 3}
+_DOCX_ALIGN = {"left": "LEFT", "center": "CENTER", "right": "RIGHT", "justify": "JUSTIFY"}
 
 
 @reset_step("office.docx")
@@ -84,7 +84,7 @@ def office_docx(ctx: StepContext, path: str, paragraphs: list[str | Paragraph]) 
         run = p.add_run(para.text)
         run.bold, run.italic = para.bold, para.italic
         if para.alignment:
-            p.alignment = WD_ALIGN_PARAGRAPH(_DOCX_ALIGN[para.alignment])
+            p.alignment = getattr(WD_ALIGN_PARAGRAPH, _DOCX_ALIGN[para.alignment])
     _save(ctx, path, "office.docx", document.save)
 
 

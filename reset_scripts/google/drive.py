@@ -47,7 +47,7 @@ def drive_files(ctx: StepContext, files: list[DriveFileSpec]) -> None:
             if spec.description is not None:
                 body["description"] = spec.description
             content = data if data is not None else (
-                _repeat(spec.repeat, spec.content, i).encode() if spec.content is not None else None)
+                (_repeat(spec.repeat, spec.content, i) or "").encode() if spec.content is not None else None)
             if content is not None and mime != FOLDER and not mime.startswith("application/vnd.google-apps"):
                 media = MediaInMemoryUpload(content, mimetype=mime)
                 made = drive.files().create(body=body, media_body=media, fields="id").execute()

@@ -76,7 +76,7 @@ def _bounded_connection(sock: socket.socket, limit: int) -> Any:
     """jeepney's blocking connection, refusing to read more than ``limit`` bytes in all."""
     from jeepney.io.blocking import DBusConnection
 
-    class BoundedConnection(DBusConnection):  # type: ignore[misc]
+    class BoundedConnection(DBusConnection):
         read_bytes = 0
 
         def _read_some_data(self, timeout: float | None = None) -> tuple[bytes, list[Any]]:
@@ -179,8 +179,18 @@ def _batch(conn: Any, calls: list[tuple[str, str, str, str, str | None, tuple[An
 _ACC, _COMP = "org.a11y.atspi.Accessible", "org.a11y.atspi.Component"
 
 
-def _describe(conn: Any, objects: list[tuple[str, str]], timeout: float = 10.0) -> list[tuple[str, str, list[str], tuple[int, ...],
-                                                                         list[tuple[str, str]]] | None]:
+ObjectRef = tuple[str, str]
+"""An accessible object: (bus name, object path)."""
+Described = tuple[str, str, list[str], tuple[int, ...], list[ObjectRef]]
+"""(role, name, states, extents, children) of an object."""
+
+
+def _ref(pair: Any) -> ObjectRef:
+    """An object reference as D-Bus sends it (a 2-item struct)."""
+    return (pair[0], pair[1])
+
+
+def _describe(conn: Any, objects: list[ObjectRef], timeout: float = 10.0) -> list[Described | None]:
     """(role, name, states, extents, children) of each (bus name, path), in a few round trips."""
     calls: list[tuple[str, str, str, str, str | None, tuple[Any, ...]]] = []
     for app, path in objects:
@@ -190,14 +200,14 @@ def _describe(conn: Any, objects: list[tuple[str, str]], timeout: float = 10.0) 
                   (app, path, _COMP, "GetExtents", "u", (0,)),
                   (app, path, _ACC, "GetChildren", None, ())]
     replies = _batch(conn, calls, timeout)
-    out = []
+    out: list[Described | None] = []
     for i in range(len(objects)):
         role, name, state, extents, children = replies[i * 5:i * 5 + 5]
         if role is None or state is None:
             out.append(None)
             continue
         out.append((role[0], name[0][1] if name else "", _states(state[0]),
-                    tuple(extents[0]) if extents else (0, 0, 0, 0), list(children[0]) if children else []))
+                    tuple(extents[0]) if extents else (0, 0, 0, 0), [_ref(c) for c in children[0]] if children else []))
     return out
 
 
@@ -212,8 +222,8 @@ def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
     did not answer."""
     with connect(bus, peer_uids=peer_uids) as conn:
         apps = _call(conn, "org.a11y.atspi.Registry", ROOT, _ACC, "GetChildren")[0]
-        roots = [d for d in _describe(conn, [tuple(a) for a in apps], timeout) if d is not None]
-        windows = [tuple(w) for d in roots for w in d[4]]
+        roots = [d for d in _describe(conn, [_ref(a) for a in apps], timeout) if d is not None]
+        windows = [w for d in roots for w in d[4]]
         described = _describe(conn, windows, timeout)
         candidates = [(w, d) for w, d in zip(windows, described, strict=True)
                       if d is not None and "showing" in d[2]]
@@ -222,12 +232,12 @@ def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
         active = [c for c in candidates if "active" in c[1][2]]
         window, info = (active or candidates)[-1]
         # Breadth-first with batched questions, then laid out depth-first.
-        nodes: dict[tuple[str, str], tuple[Any, ...]] = {window: info}
+        nodes: dict[ObjectRef, Described] = {window: info}
         level, asked = [window], 1
         # The budget counts objects asked about, not only those shown: hidden ones (a sidebar's
         # closed decks) must not use up the places of shown ones further down (the document).
         while level and len(nodes) < max_elements and asked < 10 * max_elements:
-            nxt = [tuple(c) for obj in level for c in nodes[obj][4][:max_children]]
+            nxt = [c for obj in level for c in nodes[obj][4][:max_children]]
             nxt = [c for c in nxt if c not in nodes][: 10 * max_elements - asked]
             asked += len(nxt)
             for obj, d in zip(nxt, _describe(conn, nxt, timeout), strict=True):
@@ -236,14 +246,14 @@ def read_tree(bus: str | Path, max_elements: int = 300, max_children: int = 200,
             level = [c for c in nxt if c in nodes]
         out: list[Element] = []
 
-        def visit(obj: tuple[str, str], depth: int) -> None:
+        def visit(obj: ObjectRef, depth: int) -> None:
             role, name, states, box, children = nodes[obj]
             out.append(Element(index=len(out), depth=depth, role=role, name=name,
                                states=[s for s in states if s in SHOWN_STATES],
                                box=tuple(box[:4]), app=obj[0], path=obj[1]))
             for child in children[:max_children]:
-                if tuple(child) in nodes:
-                    visit(tuple(child), depth + 1)
+                if child in nodes:
+                    visit(child, depth + 1)
 
         visit(window, 0)
         return out

@@ -114,14 +114,15 @@ class Acc:
             params = item.get("params") or {}
             known = DROPPED.get(key)
             proc = PROCEDURES.get(key)
-            if known is None and proc is None:
+            allowed = known if known is not None else proc.params if proc is not None else None
+            if allowed is None:
                 self.reasons.append(f"{name}: not a procedure this importer knows")
                 continue
-            unknown = sorted(param_keys(params) - (known if known is not None else proc.params))
+            unknown = sorted(param_keys(params) - allowed)
             if unknown:
                 self.reasons.append(f"{name}: params {unknown} not translated")
                 continue
-            if known is not None:
+            if known is not None or proc is None:  # a dropped procedure (only then can proc be None)
                 self.notes.append(f"{where} {name} dropped (the task starts from a fresh state)")
                 continue
             if proc.translate is None:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 class Slots(Protocol):
-    def acquire(self) -> None: ...
+    def acquire(self) -> object: ...  # what it returns is not used (a semaphore's True)
 
     def release(self) -> None: ...
 
@@ -53,7 +53,7 @@ class LimitedModel(Model):
         self._inner, self._slots = inner, slots
         self.name = inner.name
 
-    @property  # type: ignore[override]
+    @property
     def deadline(self) -> float | None:  # the agent sets it on the model it holds: pass it on
         return self._inner.deadline
 
@@ -61,7 +61,7 @@ class LimitedModel(Model):
     def deadline(self, value: float | None) -> None:
         self._inner.deadline = value
 
-    @property  # type: ignore[override]
+    @property
     def epoch(self) -> int:  # likewise: the inner model picks its script by it
         return self._inner.epoch
 

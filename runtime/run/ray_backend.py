@@ -443,7 +443,7 @@ class RayRun(Run):
         why = f"no Ray worker {kinds}started within {ACTOR_START_TIMEOUT:.0f} s (does the cluster have room?)"
         for queue in (visual, plain):
             while queue:
-                record(_error(queue.popleft(), self.options, why))
+                record(_error(queue.popleft(), self.options, why), "")  # no worker ran it
 
     def interrupt(self) -> None:
         """Stop handing out tasks and interrupt the task running on every actor."""

@@ -168,7 +168,7 @@ class Grabber:
             cursor = self.sct._impl.cursor()
         except Exception:  # noqa: BLE001 - no XFixes: a video without the pointer
             return
-        pixels = np.frombuffer(cursor.raw, dtype=np.uint8).reshape(cursor.size.height, cursor.size.width, 4)
+        pixels: np.ndarray = np.frombuffer(cursor.raw, dtype=np.uint8).reshape(cursor.size.height, cursor.size.width, 4)
         if scale != 1.0:
             size = (max(1, round(pixels.shape[1] * scale)), max(1, round(pixels.shape[0] * scale)))
             pixels = cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)

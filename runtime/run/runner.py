@@ -13,13 +13,14 @@ import queue
 import signal
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from ..agent.confirm import confirmation_enabled, console_confirm
 from ..agent.models import make_model
@@ -30,6 +31,7 @@ from ..tasks.feedback import join_feedback
 from ..tasks.task import InvalidTask, Task, load_tasks
 from ..world import kernel
 from .events import EventSink, RunEvent, ignore
+from .manifest import Resumed, RunManifest, check_resume, new_manifest, now, read_manifest, write_manifest
 from .model_limit import limit_model
 from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
@@ -51,6 +53,10 @@ class RunOptions(BaseModel):
     """Run each task this many times (results carry the epoch; the report shows pass@k)."""
     keep_going: bool = False
     """Run every task even after a model error that fails them all alike (``TaskResult.stops_run``)."""
+    force: bool = False
+    """``--resume`` even when run.json names another model or config (their results then mix)."""
+    command: list[str] = Field(default_factory=list)
+    """The command line, recorded in run.json (empty when a program builds the run)."""
 
 
 class Stop(Exception):
@@ -199,6 +205,9 @@ class Run:
         self.attempts: dict[tuple[str, int], TaskResult] = {}
         self.stopped_by: TaskResult | None = None
         """The result whose model error stopped the run (``TaskResult.stops_run``), if one did."""
+        self.forced = False
+        """``--resume --force`` went on with a model or config other than run.json's."""
+        self.manifest: RunManifest | None = None
 
     def prepare(self) -> None:
         """Everything a user can get wrong, checked before any task runs (and any progress shows).
@@ -221,6 +230,8 @@ class Run:
         self.done, self.attempts = latest_by_task(earlier), latest_by_attempt(earlier)
         if not opts.resume and results_path.exists() and results_path.stat().st_size:
             raise DeskactError(f"{results_path} already holds results: use --resume or another --out")
+        if opts.resume:
+            self.forced = check_resume(opts.out, opts.model, self.config, opts.force)
         make_model(opts.model, self.config).check_ready()  # missing keys fail before any task
         self.prepared = True
 
@@ -235,9 +246,10 @@ class Run:
         epochs = range(1, opts.epochs + 1)
         # Epoch-major: every task's first epoch comes before any task's second.
         todo = [(t, e) for e in epochs for t in tasks if (t.id, e) not in skip]
-        writer = ResultsWriter(opts.out / "results.jsonl")
         lock = threading.Lock()
         results: list[TaskResult] = [done[(t.id, e)] for e in epochs for t in tasks if (t.id, e) in skip]
+        self._begin_manifest(len(todo) + len(self.invalid) + len(results))
+        writer = _ManifestWriter(opts.out / "results.jsonl", lambda: self._end_manifest(results))
 
         def record(res: TaskResult, worker: str = "") -> None:
             with lock:
@@ -251,7 +263,7 @@ class Run:
 
         self.on_start(len(todo) + len(self.invalid))
         self.on_event(RunEvent("start", total=len(todo) + len(self.invalid) + len(results), done=len(results),
-                               epoch=opts.epochs))
+                               epoch=opts.epochs, kept=tuple(results)))
         for bad in self.invalid:
             record(invalid_result(bad, opts.model))
         return todo, results, writer, record
@@ -313,6 +325,31 @@ class Run:
             raise DeskactError(f"worker failed: {type(failures[0]).__name__}: {failures[0]}")
         return results
 
+    def _begin_manifest(self, attempts: int) -> None:
+        """run.json as the run begins: a new one, or the earlier run's with this resume added."""
+        opts = self.options
+        earlier = read_manifest(opts.out) if opts.resume else None
+        if earlier is None:
+            self.manifest = new_manifest(self.config, opts.model, command=opts.command, paths=opts.paths,
+                                         tasks_glob=opts.tasks_glob, epochs=opts.epochs, workers=opts.workers)
+            self.manifest.attempts = attempts
+        else:
+            earlier.resumed.append(Resumed(at=now(), command=opts.command, model=opts.model, forced=self.forced))
+            self.manifest = earlier.model_copy(update={"status": "running", "ended_at": None, "stop_reason": None,
+                                                       "attempts": attempts})
+        write_manifest(opts.out, self.manifest)
+
+    def _end_manifest(self, results: list[TaskResult]) -> None:
+        """run.json completed as the results file closes: how the run ended, and its totals."""
+        if self.manifest is None:
+            return
+        stopped = self.stop_message()
+        status = "stopped" if stopped else ("interrupted" if self.stop.is_set() else "finished")
+        totals = Counter(r.status for r in latest_by_attempt(results).values())
+        self.manifest = self.manifest.model_copy(update={"status": status, "ended_at": now(), "stop_reason": stopped,
+                                                         "totals": dict(sorted(totals.items()))})
+        write_manifest(self.options.out, self.manifest)
+
     def stop_message(self) -> str | None:
         """Why the run stopped early (a model that cannot work), naming the model, its URL and the way on."""
         res = self.stopped_by
@@ -333,6 +370,18 @@ class Run:
                     session.interrupt()
                 except Exception:  # noqa: BLE001 - best effort while stopping
                     pass
+
+
+class _ManifestWriter(ResultsWriter):
+    """The results file whose closing ends the run: run.json is completed then (every backend closes it)."""
+
+    def __init__(self, path: Path, on_close: Callable[[], None]) -> None:
+        super().__init__(path)
+        self._on_close = on_close
+
+    def close(self) -> None:
+        super().close()
+        self._on_close()
 
 
 SignalHandler = Callable[[int, FrameType | None], Any] | int | None

@@ -149,4 +149,4 @@ def to_pil(frame: np.ndarray) -> Any:
     from PIL import Image as PILImage
 
     height, width = frame.shape[:2]
-    return PILImage.frombuffer("RGB", (width, height), np.ascontiguousarray(frame).data, "raw", "BGRX", 0, 1)
+    return PILImage.frombuffer("RGB", (width, height), np.ascontiguousarray(frame), "raw", "BGRX", 0, 1)

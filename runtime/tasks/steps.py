@@ -21,7 +21,7 @@ import importlib
 import inspect
 import os
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, Literal
@@ -255,7 +255,8 @@ def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) 
         alias = param.name[:-1] if param.name.endswith("_") else None
         fields[param.name] = (annotation, Field(default, alias=alias) if alias else default)
 
-    validators = {}
+    # model_validator's descriptor is what create_model takes, whatever pydantic's stub says.
+    validators: dict[str, Any] = {}
     if one_of:
 
         def _exactly_one(self: BaseModel) -> BaseModel:
@@ -266,7 +267,7 @@ def _params_model(name: str, func: Callable[..., Any], one_of: tuple[str, ...]) 
 
         validators["_exactly_one"] = model_validator(mode="after")(_exactly_one)
     model_name = "Params_" + name.replace(".", "_")
-    return create_model(  # type: ignore[call-overload]
+    return create_model(
         model_name,
         __config__=ConfigDict(extra="forbid", arbitrary_types_allowed=True, populate_by_name=True),
         __validators__=validators,
@@ -313,7 +314,7 @@ BUILTIN_PLUGINS = [
 _loaded = False
 
 
-def load_plugins(extra: list[str] = ()) -> None:
+def load_plugins(extra: Iterable[str] = ()) -> None:
     """Import the built-in step modules (and any extra ones) so they register."""
     global _loaded
     if not _loaded:
@@ -331,7 +332,7 @@ def lookup(kind: Kind, name: str) -> StepSpec:
         return specs[name]
     what = "judge" if kind == "judge" else "reset step"
     hint = difflib.get_close_matches(name, list(specs), n=1)
-    other = "reset" if kind == "judge" else "judge"
+    other: Kind = "reset" if kind == "judge" else "judge"
     if name in REGISTRY[other]:
         raise KeyError(f"`{name}` is a {'reset step' if other == 'reset' else 'judge'}, not a {what}")
     raise KeyError(f"unknown {what} `{name}`" + (f"; did you mean `{hint[0]}`?" if hint else ""))

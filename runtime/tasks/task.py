@@ -124,13 +124,13 @@ class LoadResult(BaseModel):
 # --- YAML with line numbers -------------------------------------------------
 
 
-class _LineDict(dict):  # type: ignore[type-arg]
+class _LineDict(dict[Any, Any]):
     line: int = 0
     key_lines: dict[str, int]
 
 
 class _LineLoader(yaml.SafeLoader):
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> _LineDict:  # type: ignore[override]
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> _LineDict:
         mapping = _LineDict(super().construct_mapping(node, deep=True))
         mapping.line = node.start_mark.line + 1
         mapping.key_lines = {str(k.value): k.start_mark.line + 1 for k, _ in node.value}
@@ -138,7 +138,7 @@ class _LineLoader(yaml.SafeLoader):
 
 
 _LineLoader.add_constructor(
-    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping  # type: ignore[arg-type]
+    yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _LineLoader.construct_mapping
 )
 
 

@@ -97,7 +97,9 @@ def run_cmd(
     workers: int | None = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
-    resume: bool = typer.Option(False, "--resume", help="Skip tasks already judged in OUT/results.jsonl."),
+    resume: bool = typer.Option(False, "--resume", help="Skip tasks already judged in OUT/results.jsonl (refused when "
+                                "OUT/run.json names another model or config)."),
+    force: bool = typer.Option(False, "--force", help="With --resume: go on even with another model or config than OUT/run.json's."),
     keep: bool = typer.Option(False, "--keep", help="Keep each task's workspace."),
     strategy: str | None = typer.Option(None, "--strategy", help="direct or plan-act-reflect."),
     sandbox: str | None = typer.Option(None, "--sandbox", help="none, bwrap or auto."),
@@ -143,7 +145,7 @@ def run_cmd(
         out_dir = out or default_out_dir(cfg)
         opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
                           workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs,
-                          keep_going=cfg.runner.keep_going)
+                          keep_going=cfg.runner.keep_going, force=force, command=["deskact", *sys.argv[1:]])
         runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
         runner.on_display = announcer(console, out_dir)  # VNC / browser addresses (display.vnc, --watch)
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress

@@ -128,7 +128,7 @@ class StepView:
         return "".join(parts)
 
 
-class VerdictsView(list):  # type: ignore[type-arg]
+class VerdictsView(list):
     @property
     def reward(self) -> int:
         return int(all(v.passed for v in self))
@@ -282,13 +282,13 @@ def current() -> Env:
 def load_ipython_extension(ipython: Any) -> None:
     from IPython.core.magic import register_cell_magic, register_line_magic
 
-    @register_cell_magic("act")
+    @register_cell_magic("act")  # type: ignore[arg-type]  # IPython's marker types the function as Never
     def act(line: str, cell: str) -> ResultView:
         """Run this cell in the current deskact task's sandboxed kernel (not the notebook's)."""
         timeout = float(line) if line.strip() else None
         return current().execute(cell, timeout)
 
-    @register_line_magic("deskact_screen")
+    @register_line_magic("deskact_screen")  # type: ignore[arg-type]  # likewise
     def deskact_screen(line: str) -> ScreenView | None:
         """Show the current task's screen."""
         return current().screenshot()

@@ -251,7 +251,8 @@ def _text_of(part: dict) -> tuple[str, list[str]]:
         return "", [part["filename"]]
     mime = part.get("mimeType", "")
     if mime.startswith("multipart/"):
-        texts, names = [], []
+        texts: list[str] = []
+        names: list[str] = []
         for sub in part.get("parts", []):
             text, found = _text_of(sub)
             names += found

@@ -75,6 +75,7 @@ class Viewer:
 
 class _Handler(BaseHTTPRequestHandler):
     viewer: Viewer  # set on the subclass made per server
+    server: ThreadingHTTPServer  # the ViewerServer's (socketserver types it as any server)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # a page polls every second: access logs would bury the terminal
@@ -82,7 +83,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         url = urlsplit(self.path)
         parts = [unquote(p) for p in url.path.split("/") if p]
-        port = self.server.server_address[1]
+        port = self.server.server_port
         if self.headers.get("Host") not in (f"127.0.0.1:{port}", f"localhost:{port}"):
             # A page elsewhere that rebinds its own name to 127.0.0.1 must not read the runs.
             self._send_json({"error": "unexpected Host header"}, 403)
@@ -132,14 +133,14 @@ class ViewerServer:
 
     def __init__(self, roots: list[Path], port: int = 0, host: str = "127.0.0.1") -> None:
         handler = type("Handler", (_Handler,), {"viewer": Viewer(roots)})
+        self.host = host
         self.httpd = ThreadingHTTPServer((host, port), handler)
         self.httpd.daemon_threads = True
         self._thread: threading.Thread | None = None
 
     @property
     def url(self) -> str:
-        host, port = self.httpd.server_address[:2]
-        return f"http://{host}:{port}/"
+        return f"http://{self.host}:{self.httpd.server_port}/"
 
     def start(self) -> Self:
         self._thread = threading.Thread(target=self.httpd.serve_forever, name="deskact-view", daemon=True)

@@ -165,7 +165,7 @@ class OutputLimit:
             self.reset()
 
 
-class _NoOutputHistory(dict):  # type: ignore[type-arg]
+class _NoOutputHistory(dict):
     """IPython 9 keeps every cell's output in ``history_manager.outputs`` forever;
     an agent printing a lot would grow the kernel without bound. Lookups give a
     throwaway list, nothing is stored."""

@@ -89,7 +89,7 @@ class ExecuteCapture:
         if status == "error" and exited:
             status = "ok"
         return ExecResult(
-            status=status,  # type: ignore[arg-type]
+            status=status,
             stdout=out.stream_text("stdout"),
             stderr=out.stream_text("stderr"),
             result=out.result,

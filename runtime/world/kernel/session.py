@@ -28,9 +28,10 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from queue import Empty
+from typing import Any
 
 import zmq
 from jupyter_client.blocking.client import BlockingKernelClient
@@ -50,6 +51,12 @@ from .process import LaunchedKernel, LaunchRequest, kill_kernel
 from .standby import Standby
 
 _POLL_MS = 100
+
+
+def _popen_on_spawner(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+    """A world's processes start on the spawner thread, as the kernels do (process.in_spawner)."""
+    popen: Callable[..., subprocess.Popen[bytes]] = subprocess.Popen
+    return process.in_spawner(popen, *args, **kwargs)
 
 
 class KernelSession:
@@ -280,7 +287,7 @@ class KernelSession:
                        for name, p in self.sockets.items()}
             self.world = World(self.config, workspace=self.workspace, private_dir=self._private,
                                display=self.display, sockets=sockets, base_uid=self._world_base,
-                               popen=lambda *a, **k: process.in_spawner(subprocess.Popen, *a, **k),
+                               popen=_popen_on_spawner,
                                import_paths=[Path(p) for p in self.env.get("PYTHONPATH", "").split(os.pathsep) if p])
             self.world.start(self.config.kernel.startup_timeout)
         lifetime.register(self)

@@ -135,6 +135,7 @@ def register(app: Flask) -> None:
             return render_template("wiki/new.html", form=request.form, errors=errors, categories=CATEGORIES), 400
         cur = db().execute("INSERT INTO pages (slug, title, body, category, updated_at) VALUES (?, ?, ?, ?, ?)",
                            (slug, title, body, category, now()))
+        assert cur.lastrowid is not None  # an INSERT sets it
         _save(cur.lastrowid, title, body, request.form.get("summary", "").strip() or "first version",
               request.form.get("author", "").strip() or "visitor")
         db().commit()

@@ -108,8 +108,8 @@ def _add_slide(pres: dict[str, Any], layout: str, object_id: str | None, index: 
                                                   "parentObjectId": _layout_placeholder_id(layout, i)},
                                   "size": _size(w, h), "transform": _transform(x, y)})
     if wanted:
-        (ptype, pidx), _ = next(iter(wanted.items()))
-        raise SlidesError(f"The placeholder ({ptype}, index {pidx}) does not exist on layout {layout}.")
+        (missing_type, missing_index), _ = next(iter(wanted.items()))
+        raise SlidesError(f"The placeholder ({missing_type}, index {missing_index}) does not exist on layout {layout}.")
     return slide
 
 
@@ -303,9 +303,9 @@ def _apply(pres: dict[str, Any], kind: str, body: dict[str, Any]) -> dict[str, A
             layout = next((n for n in LAYOUTS if _layout_id(n) == ref["layoutId"]), None)
             if layout is None:
                 raise SlidesError(f"The layout ({ref['layoutId']}) could not be found.")
-        slide = _add_slide(pres, layout or "BLANK", body.get("objectId"),
-                           body.get("insertionIndex"), body.get("placeholderIdMappings"))
-        return {"createSlide": {"objectId": slide["objectId"]}}
+        created = _add_slide(pres, layout or "BLANK", body.get("objectId"),
+                             body.get("insertionIndex"), body.get("placeholderIdMappings"))
+        return {"createSlide": {"objectId": created["objectId"]}}
     if kind in ("createShape", "createImage"):
         props = body.get("elementProperties") or {}
         slide, el = _find(pres, str(props.get("pageObjectId")))
