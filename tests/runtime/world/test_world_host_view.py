@@ -34,13 +34,13 @@ def test_root_only_host_files_in_etc_and_var_are_not_readable(tmp_path: Path) ->
             path.chmod(0o600)
         world = _world(tmp_path, "second")
         try:
-            seen = world.run(["/bin/sh", "-c", f"cat {etc_file} {var_tmp_file} 2>&1; ls -a /var/tmp /var/log; "
-                                               "grep -r HOST-ONLY /etc /var 2>/dev/null | head -3"])
+            seen = world.run(["/bin/sh", "-c", (f"cat {etc_file} {var_tmp_file} 2>&1; ls -a /var/tmp /var/log; "
+                                                "grep -r HOST-ONLY /etc /var 2>/dev/null | head -3")])
             assert value not in seen.stdout, seen.stdout
             assert etc_file.name not in seen.stdout.split() and var_tmp_file.name not in seen.stdout.split()
             # What apps need is still there.
-            needed = world.run(["/bin/sh", "-c", "head -1 /etc/passwd && ls /var/lib/dpkg/status /etc/ssl/certs "
-                                                 "| head -1 && id -un && touch /var/tmp/x /var/log/x && echo ok"])
+            needed = world.run(["/bin/sh", "-c", ("head -1 /etc/passwd && ls /var/lib/dpkg/status /etc/ssl/certs "
+                                                  "| head -1 && id -un && touch /var/tmp/x /var/log/x && echo ok")])
             assert needed.returncode == 0 and needed.stdout.startswith("root:") and "ok" in needed.stdout, needed
         finally:
             world.close()

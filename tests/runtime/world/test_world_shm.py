@@ -21,8 +21,8 @@ def test_filling_dev_shm_fails_the_write_not_the_world(tmp_path: Path) -> None:
     cfg.world.memory_mb = 1024
     world = World(cfg, workspace=ws, private_dir=private).start()
     try:
-        fill = world.run(["/bin/sh", "-c", "dd if=/dev/zero of=/dev/shm/fill bs=1M count=256 2>&1; "
-                                           "echo status=$?; stat -c %a /dev/shm"], timeout=120)
+        fill = world.run(["/bin/sh", "-c", ("dd if=/dev/zero of=/dev/shm/fill bs=1M count=256 2>&1; "
+                                            "echo status=$?; stat -c %a /dev/shm")], timeout=120)
         assert "No space left on device" in fill.stdout and "status=1" in fill.stdout, fill.stdout
         assert fill.stdout.strip().endswith("1777"), fill.stdout
         assert world.alive and world.run(["/bin/sh", "-c", "rm /dev/shm/fill && echo alive"]).stdout == "alive\n"
