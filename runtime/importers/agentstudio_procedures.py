@@ -148,7 +148,7 @@ def _launch(p: dict[str, Any], acc: Acc) -> Steps:
     cmd = p["cmd"] if isinstance(p["cmd"], str) else shlex.join(p["cmd"])
     wait_for = p.get("wait_for")
     if wait_for == "code":
-        raise Untranslatable(f"process.create_process: {_VSCODE}")
+        raise Untranslatable(f"process.create_process of VS Code: {_VSCODE}")
     if wait_for is not None and wait_for not in APP_WINDOWS:
         raise Untranslatable(f"process.create_process: waits for process {wait_for!r}, whose window title"
                              " this importer does not know")

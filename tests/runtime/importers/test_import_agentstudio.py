@@ -71,6 +71,7 @@ def test_reasons(imported: tuple[Path, ImportReport]) -> None:
     assert "2af3ec73" not in reasons  # a sent mail matched without a recipient, as AgentStudio does
     vscode = reasons["083bee5b"]
     assert "vscode.install_extension: VS Code is not installed here (no deskact step drives its extensions)" in vscode
+    assert any(r.startswith("process.create_process of VS Code: ") for r in vscode)
 
 
 def test_placeholders() -> None:
