@@ -11,6 +11,7 @@ from typing import Any
 from ...runtime.config import Config
 from ..base import Toolkit
 from .app_env import GUI_APP_ENV
+from .coordinates import PYAUTOGUI_DEPENDENCIES
 
 
 def kernel_env(config: Config, display: Any = None) -> dict[str, str]:
@@ -59,9 +60,9 @@ toolkit = Toolkit(
     # Import pyautogui now (when a display is set) so the model's first step is not slowed by it.
     setup="__import__('deskact.toolkits.gui.api', fromlist=['warm_up']).warm_up()\n",
     summary=SUMMARY,
-    # Shared by forked kernels (~100 ms of imports, pydantic among them); pyautogui is not
-    # imported with it: it connects to the display, which differs per worker.
-    fork_imports=["deskact.toolkits.gui.api"],
+    # Shared by forked kernels (~100 ms of imports, pydantic among them, and ~150 ms of pyautogui's
+    # dependencies); pyautogui itself is not: it connects to the display, which differs per worker.
+    fork_imports=["deskact.toolkits.gui.api", *PYAUTOGUI_DEPENDENCIES],
     needs_display=True,
     kernel_env=_env_on_display,
 )

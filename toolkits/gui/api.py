@@ -26,6 +26,7 @@ from PIL import Image
 from ...runtime.screen_scale import scale_image, scaled_size
 from .a11y_api import a11y
 from .coordinates import (
+    PYAUTOGUI_DEPENDENCIES,
     Settings,
     _from_screen,
     _pyautogui,
@@ -289,11 +290,12 @@ def _grab() -> Image.Image:
 def warm_up() -> None:
     """Import what pyautogui needs ahead of the first step, but open no X connection: a kernel
     waiting in the pool must not hold the display, which is reset between tasks (runtime/world/
-    display.py) and cannot be while any client is connected. pyautogui itself (about 15 ms, its X
-    connection included) comes with the first call."""
+    display.py) and cannot be while any client is connected. pyautogui itself (about 10 ms, its X
+    connection included) comes with the first call. A forked kernel has these from the fork server
+    already; an exec'd one imports them here."""
     if not os.environ.get("DISPLAY"):
         return
-    for name in ("Xlib.display", "Xlib.ext.xtest", "pyscreeze", "pymsgbox", "pytweening"):
+    for name in PYAUTOGUI_DEPENDENCIES:
         try:
             importlib.import_module(name)
         except ImportError:

@@ -68,16 +68,25 @@ def settings() -> Settings:
     )
 
 
+PYAUTOGUI_DEPENDENCIES = (
+    "Xlib.display", "Xlib.XK", "Xlib.xauth", "Xlib.support.unix_connect", "pytweening", "pymsgbox", "pyscreeze",
+    # The extensions Xlib's Display imports when it connects to a server that has them (Xvfb's).
+    *(f"Xlib.ext.{name}" for name in ("xtest", "composite", "damage", "randr", "record", "res", "screensaver",
+                                      "security", "shape", "xfixes", "xinerama", "xinput")),
+)
+"""What pyautogui imports, minus what connects to the X display when imported (pyautogui's own X11
+module, mouseinfo): the fork server imports these once for every gui kernel it forks
+(``Toolkit.fork_imports``), numpy and OpenCV (through pyscreeze) and tkinter (pymsgbox) included."""
+
+
 @lru_cache(maxsize=1)
 def _pyautogui() -> Any:
     if not os.environ.get("DISPLAY"):
         raise RuntimeError("no display: DISPLAY is not set in this kernel (display.mode = 'none'?)")
-    try:
-        import mouseinfo  # noqa: F401 - pyautogui imports it for a Tk helper window we never use
-    except (ImportError, SystemExit):
-        # Without tkinter it calls sys.exit(); None in sys.modules makes pyautogui's own
-        # `import mouseinfo` raise ImportError, which pyautogui handles.
-        sys.modules["mouseinfo"] = None  # type: ignore[assignment]
+    # pyautogui imports mouseinfo for a Tk helper window (pyautogui.mouseInfo()) no agent can use;
+    # importing it opens a second X connection and costs ~25 ms of CPU in every kernel. None in
+    # sys.modules makes pyautogui's own `import mouseinfo` raise ImportError, which it handles.
+    sys.modules.setdefault("mouseinfo", None)  # type: ignore[arg-type]
     import pyautogui
 
     cfg = settings()

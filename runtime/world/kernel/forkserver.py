@@ -19,13 +19,18 @@ imports once. For each kernel:
    watches the kernel itself through a pidfd (``KernelProcess``).
 
 Toolkits may name modules for the server to import once and share
-(``Toolkit.fork_imports``): the GUI and Google kernels' own modules.
+(``Toolkit.fork_imports``): the GUI and Google kernels' own modules, and
+pyautogui's dependencies (numpy and OpenCV among them, through pyscreeze).
 
 Used only as root with bwrap: setns and the uid switch need root, and without
 namespaces there is nothing to join. ``kernel.fork_server: false`` turns it
-off. The fork server's own environment holds nothing secret (only PATH, LANG
-and the owner marker): it is what ``/proc/PID/environ`` shows for every
-kernel it forks. It must stay single-threaded: it forks.
+off. The fork server's own environment holds nothing secret (only PATH, LANG,
+the owner marker and ``_ONE_THREAD``): it is what ``/proc/PID/environ`` shows
+for every kernel it forks. It must stay single-threaded: it forks. Native
+libraries that start a thread pool when loaded (OpenBLAS under numpy and
+OpenCV) are told to use one thread, so loading them starts none; forked
+kernels keep that setting, and a kernel whose environment sets one of those
+variables itself is exec'd (``can_fork``).
 """
 
 from __future__ import annotations
@@ -72,11 +77,15 @@ PLACEHOLDER = ["/bin/sh", "-c", "echo ready && exec sleep infinity"]
 # Python reads PYTHON* variables when it starts, which a forked kernel does not:
 # these it applies itself; any other one (PYTHONHASHSEED, ...) means exec instead.
 _APPLIED_AFTER_FORK = frozenset({"PYTHONPATH", "PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"})
+_ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+"""Read by OpenBLAS (numpy's, OpenCV's) and OpenMP when the library loads: in the server, a pool of
+one thread is no thread at all."""
 
 
 def can_fork(env: dict[str, str]) -> bool:
     """Would a kernel forked with this environment behave as one exec'd with it?"""
-    return not any(name.startswith("PYTHON") and name not in _APPLIED_AFTER_FORK for name in env)
+    return not any((name.startswith("PYTHON") and name not in _APPLIED_AFTER_FORK) or name in _ONE_THREAD
+                   for name in env)
 
 
 # -- the server (its own process) ----------------------------------------------
@@ -136,13 +145,21 @@ def _spawn(request: dict[str, Any], fds: list[int], sock: socket.socket) -> dict
 def _import_shared(names: list[str]) -> None:
     """Import toolkit modules once for all later kernels (``Toolkit.fork_imports``)."""
     new = [name for name in names if name not in sys.modules]
-    for name in new:
-        try:
-            __import__(name)
-        except Exception:  # noqa: BLE001 - the kernel's own preload imports it again and reports
-            pass
-    if new:
-        gc.freeze()
+    if not new:
+        return
+    # An import may run a program and wait for it (pyscreeze looks for scrot with `which`): our
+    # SIGCHLD handler would reap it first and the import would read a wrong exit status.
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    try:
+        for name in new:
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001 - the kernel's own preload imports it again and reports
+                pass
+    finally:
+        signal.signal(signal.SIGCHLD, _reap)
+        _reap(signal.SIGCHLD, None)  # a kernel's forking child that exited meanwhile
+    gc.freeze()
 
 
 def _reap(signum: int, frame: object) -> None:
@@ -252,7 +269,8 @@ class ForkServer:
         reaper.own(self._dir)
         self.log = self._dir / "log"
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **owner_env}
+        env = {"PATH": os.environ.get("PATH", os.defpath), "LANG": "C.UTF-8", "PYTHONUNBUFFERED": "1", **_ONE_THREAD,
+               **owner_env}
         with open(self.log, "wb") as log:
             self.proc = spawn(
                 [sys.executable, "-m", "deskact.runtime.world.kernel.forkserver", str(theirs.fileno())],

@@ -216,7 +216,31 @@ def test_toolkits_share_their_module(name: str) -> None:
     from deskact.toolkits.base import load_toolkit
 
     toolkit = load_toolkit(name)
-    assert toolkit.fork_imports == [toolkit.module]
+    assert toolkit.fork_imports[0] == toolkit.module
+    if name == "gui":  # and pyautogui's dependencies, which open no display when imported
+        from deskact.toolkits.gui.coordinates import PYAUTOGUI_DEPENDENCIES
+
+        assert toolkit.fork_imports[1:] == list(PYAUTOGUI_DEPENDENCIES)
+
+
+def test_gui_dependencies_come_from_the_server_which_stays_single_threaded(tmp_path: Path) -> None:
+    """numpy and OpenCV (through pyscreeze) load OpenBLAS, whose thread pool would start with them:
+    the server asks it for one thread, so it forks from a process with no other thread."""
+    from deskact.toolkits.gui.coordinates import PYAUTOGUI_DEPENDENCIES
+
+    imports = ["deskact.toolkits.gui.api", *PYAUTOGUI_DEPENDENCIES]
+    with KernelSession(make_config(), sandbox="bwrap", fork_imports=imports) as s:
+        r = s.execute("import sys\nprint('cv2' in sys.modules, 'numpy' in sys.modules, 'pyscreeze' in sys.modules,"
+                      " 'pyautogui' in sys.modules)", timeout=10)
+        assert r.stdout == "True True True False\n", r  # pyautogui itself connects to a display: not shared
+        threads = len(os.listdir(f"/proc/{server().proc.pid}/task"))
+        assert threads == 1, f"the fork server runs {threads} threads"
+
+
+def test_a_kernel_that_sets_a_thread_count_read_at_load_is_execd() -> None:
+    assert forkserver.can_fork({"PYTHONPATH": "/x", "LANG": "C"})
+    assert not forkserver.can_fork({"OPENBLAS_NUM_THREADS": "4"})
+    assert not forkserver.can_fork({"OMP_NUM_THREADS": "2"})
 
 
 def test_the_environment_reaches_the_kernel_by_a_file_it_removes(forked: KernelSession) -> None:
