@@ -136,6 +136,12 @@ class Setup:
             into.append(self.download_step(f["url"], vm_path(f["path"])))
 
     def _open(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+        from ...reset_scripts.apps.launcher import OFFICE_EXTENSIONS, TEXT_EXTENSIONS
+
+        suffix = PurePosixPath(str(p["path"])).suffix.lower()
+        if suffix not in OFFICE_EXTENSIONS | TEXT_EXTENSIONS:
+            # OSWorld's xdg-open picks the VM's app (VLC, GIMP, a browser); apps.open would fail at reset.
+            raise Untranslatable(f"open: no deskact app opens {suffix} files (apps.open knows text and office files)")
         into.append(step("reset", "apps.open", path=vm_path(p["path"])))
         self.office |= str(p["path"]).lower().endswith(OFFICE_SUFFIXES)
 

@@ -221,3 +221,14 @@ def test_only_web_urls_are_imported(tmp_path: Path) -> None:
     report = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out"))
     assert not report.converted
     assert report.skipped[0].reasons == ["download url: 'file:///etc/shadow' is not http(s); only web URLs are imported"]
+
+
+def test_opening_a_file_no_deskact_app_opens_is_reported(tmp_path: Path) -> None:
+    """OSWorld's xdg-open picks VLC for a video; apps.open has no app for it and would fail at reset."""
+    task = {"id": "0000beef-1", "snapshot": "vlc", "instruction": "Play it.",
+            "config": [{"type": "open", "parameters": {"path": "/home/user/video.mp4"}}],
+            "evaluator": {"func": "infeasible"}}
+    (tmp_path / "vlc").mkdir()
+    (tmp_path / "vlc" / "t.json").write_text(json.dumps(task))
+    (skipped,) = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out")).skipped
+    assert skipped.reasons == ["open: no deskact app opens .mp4 files (apps.open knows text and office files)"]
