@@ -304,7 +304,11 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
                                               _office("docs", "compare_docx_files", ("docx_file1", "docx_file2"), _docx_options)),
     **{("docs", f): Procedure(frozenset({"docx_file1", "docx_file2"}),
                               _office("docs", f, ("docx_file1", "docx_file2"), _no_options))
-       for f in ("compare_docx_tables", "compare_line_spacing", "compare_subscript_contains")},
+       for f in ("compare_docx_tables", "compare_line_spacing", "compare_subscript_contains", "compare_contains_image")},
+    ("docs", "check_tabstops"): _reported(
+        {"docx_ref", "docx_file", "kwargs"}, "AgentStudio's copy passes whatever the tab stops once the paragraph"
+        " counts agree (its handler returns 0.0 instead of raising, and a score fails only at exactly 0);"
+        " no deskact judge decides so"),
     ("docs", "compare_docx_lines"): Procedure(frozenset({"file1", "file2"}),
                                               _office("docs", "compare_docx_lines", ("file1", "file2"), _no_options)),
     ("docs", "evaluate_strike_through_last_paragraph"): Procedure(
@@ -316,8 +320,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
                                               _office("docs", "compare_font_names", ("docx_file",), _no_options, "rules")),
     **{("docs", f): _docs_reported({"docx_file", "docx_file1", "docx_file2", "docx_ref", "file1", "file2", "options",
                                     "rules", "kwargs"})
-       for f in ("check_highlighted_words", "check_tabstops", "compare_contains_image",
-                 "compare_docx_images", "compare_insert_equation", "compare_references",
+       for f in ("check_highlighted_words", "compare_docx_images", "compare_insert_equation", "compare_references",
                  "evaluate_colored_words_in_tables")},
     **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
        for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
