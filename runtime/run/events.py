@@ -7,7 +7,8 @@ kinds, in this order per task:
 - ``start``: once, before the first task: ``total`` attempts in the whole run
   (every task x epoch, invalid tasks included) of which ``done`` were finished
   by an earlier run (``--resume``), so a bar counts against the full run;
-  ``epoch`` is the number of epochs each task runs (``--epochs``).
+  ``epoch`` is the number of epochs each task runs (``--epochs``); ``kept`` holds
+  those earlier results, so totals count every result of the run.
 - ``task``: ``worker`` begins ``task_id`` (epoch ``epoch``).
 - ``step``: ``worker``'s task took step ``step`` (0 = the first observation).
 - ``result``: an attempt ended (``result``; ``worker`` is empty for invalid tasks).
@@ -38,6 +39,8 @@ class RunEvent:
     total: int = 0
     done: int = 0
     result: TaskResult | None = None
+    kept: tuple[TaskResult, ...] = ()
+    """``start`` of a resumed run: the results an earlier run finished (and this one keeps)."""
 
 
 EventSink = Callable[[RunEvent], None]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ class ProgressState:
     passed: int = 0
     failed: int = 0
     errors: int = 0
+    kept: dict[str, int] = field(default_factory=dict)
+    """The earlier run's results by passed/failed/errors (``--resume``): in the totals, not in the ETA."""
     started: float = field(default_factory=time.monotonic)
     running: dict[str, _Running] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -78,6 +81,7 @@ class ProgressState:
                 self.epochs = True
             if event.kind == "start":
                 self.total, self.done_before, self.started = event.total, event.done, time.monotonic()
+                self.kept = dict(Counter(_kind(r.status) for r in event.kept))
             elif event.kind == "task":
                 self.running[event.worker] = _Running(event.task_id, event.epoch, time.monotonic())
             elif event.kind == "step" and event.worker in self.running:
@@ -92,11 +96,21 @@ class ProgressState:
                     self.errors += 1
                 self.running.pop(event.worker, None)
 
+    def counts(self) -> tuple[int, int, int]:
+        """Passed, failed and errors over the whole run, the results kept from an earlier run included."""
+        k = self.kept
+        return self.passed + k.get("passed", 0), self.failed + k.get("failed", 0), self.errors + k.get("errors", 0)
+
     def totals(self) -> str:
         eta = self.eta()
-        return (f"{self.done}/{self.total} done ({self.passed} passed, {self.failed} failed, {self.errors} errors), "
+        passed, failed, errors = self.counts()
+        return (f"{self.done}/{self.total} done ({passed} passed, {failed} failed, {errors} errors), "
                 f"{len(self.running)} running, elapsed {clock(time.monotonic() - self.started)}, "
                 f"eta {clock(eta) if eta is not None else '?'}")
+
+
+def _kind(status: str) -> str:
+    return status if status in ("passed", "failed") else "errors"
 
 
 def clock(seconds: float) -> str:
@@ -133,10 +147,11 @@ class _LiveRender:
             for _ in range(3):
                 head.add_column(no_wrap=True, overflow="crop")
             eta_text = clock(eta) if eta is not None else "?"
+            passed, failed, errors = s.counts()
             head.add_row(
                 Text("tasks", style="bold"), ProgressBar(total=max(s.total, 1), completed=s.done, width=20),
-                Text.from_markup(f"{s.done}/{s.total} [green]{s.passed} passed[/] [red]{s.failed} failed[/] "
-                                 f"[yellow]{s.errors} errors[/] {clock(time.monotonic() - s.started)}, eta {eta_text}"),
+                Text.from_markup(f"{s.done}/{s.total} [green]{passed} passed[/] [red]{failed} failed[/] "
+                                 f"[yellow]{errors} errors[/] {clock(time.monotonic() - s.started)}, eta {eta_text}"),
             )
             workers = Table(box=None, show_header=bool(s.running), padding=(0, 2))
             for col in ("worker", "task", "step", "for"):

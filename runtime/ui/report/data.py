@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from ...agent.agent import StepRecord
 from ...errors import DeskactError
 from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
+from ...run.manifest import RunManifest, read_manifest
 from ...run.results import SummaryRow, TaskResult, latest_by_attempt, read_results, summarize
 from ...run.trajectory import FIRST_OBSERVATION, safe_name
 from ...run.video import VIDEO_FILE
@@ -64,6 +65,8 @@ class RunData(BaseModel):
     epoch_tasks: list[TaskEpochs] = Field(default_factory=list)
     """Per task pass@k and spread; empty unless some task ran more than one epoch."""
     epoch_suites: list[SuiteEpochs] = Field(default_factory=list)
+    manifest: RunManifest | None = None
+    """run.json: command, model and settings, deskact version, host, times (None for older run folders)."""
 
 
 def load_run(run_dir: Path) -> RunData:
@@ -83,6 +86,7 @@ def load_run(run_dir: Path) -> RunData:
         models=sorted({r.model for r in results if r.model}),
         epoch_tasks=per_task,
         epoch_suites=suite_epochs(per_task, results) if per_task else [],
+        manifest=read_manifest(run_dir),
     )
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from ...errors import DeskactError
 from ...run.epochs import SuiteEpochs, TaskEpochs, has_epochs, suite_epochs, task_epochs
+from ...run.manifest import RunManifest, read_manifest
 from ...run.results import SummaryRow, TaskResult, read_results, summarize
 from ..report.data import TaskView, load_task
 from ..watch import WatchEntry, live_watch
@@ -61,6 +62,8 @@ class RunSummary(BaseModel):
     """mtime of results.jsonl (seconds since the epoch)."""
     live: bool
     """Some trajectory was written in the last RUNNING_FOR_S seconds without a result yet."""
+    attempts: int = 0
+    """Attempts the whole run holds (run.json), so a live run counts against all of them; 0 = unknown."""
 
 
 class TaskRow(BaseModel):
@@ -89,6 +92,8 @@ class RunDetail(BaseModel):
     task_epochs: list[TaskEpochs] = Field(default_factory=list)
     watch: list[WatchEntry] = Field(default_factory=list)
     """Browser views of the workers' screens while a ``run --watch`` goes."""
+    manifest: RunManifest | None = None
+    """run.json: command, model and settings, deskact version, host, times (None for older run folders)."""
     signature: str
 
 
@@ -147,7 +152,7 @@ def find_runs(roots: list[Path]) -> list[RunRef]:
 def signature(run_dir: Path) -> str:
     """Changes whenever results.jsonl grows, any trajectory folder gains a file, or a watched display stops."""
     parts = []
-    for path in [run_dir / "results.jsonl", run_dir / "trajectories"]:
+    for path in [run_dir / "results.jsonl", run_dir / "trajectories", run_dir / "run.json"]:
         try:
             st = path.stat()
             parts.append(f"{st.st_size}:{st.st_mtime_ns}")
@@ -231,17 +236,19 @@ def _run_detail(ref: RunRef, sig: str) -> RunDetail:
     return RunDetail(summary=_summary(ref, results, running), tasks=running + rows,
                      by_suite=summarize(results, "suite"), by_tag=summarize(results, "tag"),
                      suite_epochs=suite_epochs(per_task, results) if per_task else [], task_epochs=per_task,
-                     watch=live_watch(ref.path), signature=sig)
+                     watch=live_watch(ref.path), manifest=read_manifest(ref.path), signature=sig)
 
 
 def _summary(ref: RunRef, results: list[TaskResult], running: list[TaskRow]) -> RunSummary:
     path = ref.path / "results.jsonl"
     count = {s: sum(r.status == s for r in results) for s in ("passed", "failed", "error", "invalid")}
+    manifest = read_manifest(ref.path)
     return RunSummary(
         id=ref.id, path=str(ref.path), name=ref.path.name, tasks=len(results), passed=count["passed"],
         failed=count["failed"], errors=count["error"], invalid=count["invalid"],
         running=sum(t.status == "running" for t in running), models=sorted({r.model for r in results if r.model}),
         updated=path.stat().st_mtime if path.exists() else 0.0, live=any(t.status == "running" for t in running),
+        attempts=manifest.attempts if manifest else 0,
     )
 
 

@@ -56,7 +56,7 @@
       return '<tr class="run" data-run="' + esc(r.id) + '"><td><input type="checkbox" class="pick" value="' +
         esc(r.id) + '"></td><td><a href="#/run/' + enc(r.id) + '">' + esc(r.name) + "</a>" +
         (r.live ? ' <span class="status running">live</span>' : "") + '<div class="muted">' + esc(r.path) +
-        "</div></td><td>" + r.tasks + "</td><td>" + r.passed + "</td><td>" + r.failed + "</td><td>" + r.errors +
+        "</div></td><td>" + r.tasks + (r.attempts > r.tasks ? " of " + r.attempts : "") + "</td><td>" + r.passed + "</td><td>" + r.failed + "</td><td>" + r.errors +
         "</td><td>" + r.invalid + "</td><td>" + r.running + "</td><td>" + esc(r.models.join(", ")) + "</td><td>" +
         (r.updated ? esc(new Date(r.updated * 1000).toLocaleString()) : "") + "</td></tr>";
     }).join("");
@@ -94,6 +94,29 @@
       if (hay.indexOf(f.text.toLowerCase()) < 0) return false;
     }
     return true;
+  }
+
+  // run.json: what ran, with what, where and when; the count is against every attempt the run holds.
+  function manifestHTML(detail, s) {
+    var m = detail.manifest;
+    var done = s.tasks + " result" + (s.tasks === 1 ? "" : "s") + (s.attempts ? " of " + s.attempts : "") +
+      " (" + s.passed + " passed, " + s.failed + " failed, " + (s.errors + s.invalid) + " errors)";
+    if (!m) return '<p id="run-count">' + esc(done) + "</p>";
+    var when = function (t) { return t ? esc(new Date(t).toLocaleString()) : "not yet"; };
+    var facts = [
+      ["model", esc(m.model) + (Object.keys(m.model_settings).length ?
+        ' <span class="muted">' + esc(JSON.stringify(m.model_settings)) + "</span>" : "")],
+      ["status", esc(m.status) + " · " + esc(done) + (m.stop_reason ? " · " + esc(m.stop_reason) : "")],
+      ["command", "<code>" + esc(m.command.join(" ") || "n/a") + "</code>"],
+      ["started", when(m.started_at) + " · ended " + when(m.ended_at)],
+      ["deskact", esc(m.deskact_version) + (m.git_commit ? " · commit <code>" + esc(m.git_commit) + "</code>" : "")],
+      ["host", esc(m.host.hostname + " · " + m.host.platform + " · " + m.host.cpus + " CPUs")]
+    ].concat(m.resumed.map(function (r) {
+      return ["resumed", when(r.at) + " with " + esc(r.model) + (r.forced ? " (forced)" : "")];
+    }));
+    return '<dl id="manifest" class="facts">' + facts.map(function (f) {
+      return "<dt>" + f[0] + "</dt><dd>" + f[1] + "</dd>";
+    }).join("") + "</dl>";
   }
 
   function drawRun(runId, detail, query) {
@@ -134,7 +157,7 @@
         return '<a target="_blank" rel="noopener" href="' + esc(w.web_url) + '">worker ' + w.worker + " (" +
           esc(w.display) + ")</a>";
       }).join(" · ") + "</p>" : "");
-    document.getElementById("run-summary").innerHTML = summary + epochsHTML(detail);
+    document.getElementById("run-summary").innerHTML = manifestHTML(detail, s) + summary + epochsHTML(detail);
     var visible = tasks.filter(function (t) { return matches(t, f); });
     document.querySelector("#tasks tbody").innerHTML = visible.map(function (t) {
       return '<tr class="task" data-key="' + esc(t.key) + '" data-status="' + esc(t.status) + '"><td>' +
