@@ -310,3 +310,65 @@ def test_compare_table_freeze_and_zoom(desktop_env: Any, deskact: Any, rule: dic
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _pivoted(path: Path, rows: int = 0, cols: int | None = None, page: int | None = None, data: int = 2,
+             subtotal: str = "sum", hidden: int | None = None, source: str = "A1:C4", empty_edge: bool = False) -> Path:
+    """Sheet1 with the data, Sheet2 with one pivot table over it (openpyxl's own pivot classes):
+    row field ``rows``, column field ``cols``, page field ``page``, data field ``data``; ``hidden``
+    hides the second item of the row field; ``empty_edge`` adds an itemless field before the others."""
+    from openpyxl.pivot.cache import CacheDefinition, CacheField, CacheSource, SharedItems, WorksheetSource
+    from openpyxl.pivot.table import DataField, FieldItem, Location, PageField, PivotField, RowColField, TableDefinition
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sheet1"
+    for row in (["Region", "Item", "Sales"], ["EU", "Tea", 3], ["US", "Tea", 5], ["EU", "Cake", 2]):
+        ws.append(row)
+    pivot_sheet = wb.create_sheet("Sheet2")
+    shift = 1 if empty_edge else 0
+    fields = [PivotField(showAll=False)] * shift + [
+        PivotField(axis="axisRow" if n == rows else None, showAll=False,
+                   items=[FieldItem(x=0), FieldItem(x=1, h=True if hidden == n else None), FieldItem(t="default")]
+                   if n in (rows, cols, page) else []) for n in range(3)]
+    table = TableDefinition(
+        name="Pivot", cacheId=1, dataCaption="Values",
+        location=Location(ref="A3:B6", firstHeaderRow=1, firstDataRow=1, firstDataCol=1), pivotFields=fields,
+        rowFields=[RowColField(x=rows + shift)], colFields=[RowColField(x=cols + shift)] if cols is not None else [],
+        pageFields=[PageField(fld=page + shift)] if page is not None else [],
+        dataFields=[DataField(name="Sales", fld=data + shift, subtotal=subtotal)])
+    table.cache = CacheDefinition(
+        cacheSource=CacheSource(type="worksheet", worksheetSource=WorksheetSource(ref=source, sheet="Sheet1")),
+        cacheFields=[CacheField(name=n, sharedItems=SharedItems()) for n in ("Region", "Item", "Sales")])
+    pivot_sheet._pivots.append(table)
+    wb.save(path)
+    return path
+
+
+PIVOT_PROPS = ["col_fields", "filter", "row_fields", "data_fields"]
+
+
+@pytest.mark.parametrize(("sheets", "change", "verdict"), [
+    (("RNSheet2", "ENSheet2"), {}, True),
+    (("RNSheet2", "ENSheet2"), {"rows": 1}, False),
+    (("RNSheet2", "ENSheet2"), {"subtotal": "average"}, False),
+    (("RNSheet2", "ENSheet2"), {"cols": 1}, False),
+    (("RNSheet2", "ENSheet2"), {"page": 1}, False),
+    (("RNSheet2", "ENSheet2"), {"hidden": 0}, False),
+    (("RNSheet2", "ENSheet2"), {"source": "A1:C5"}, False),
+    (("RNSheet2", "ENSheet2"), {"empty_edge": True}, False),  # the source's left edge moves one column
+    ((0, "EI0"), {}, True),  # Sheet1 has no pivot table on either side
+    ((1, "EI1"), {"data": 1}, False),
+])
+def test_compare_table_pivot_table(desktop_env: Any, deskact: Any, sheets: tuple[Any, str], change: dict[str, Any],
+                                   verdict: bool) -> None:
+    rules = [{"type": "pivot_table", "sheet_idx0": sheets[0], "sheet_idx1": sheets[1], "pivot_props": PIVOT_PROPS}]
+    gold = _pivoted(deskact.ctx.gold.parent / "expected.xlsx")
+    result_path = _pivoted(deskact.home_file(RESULT), **change)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
