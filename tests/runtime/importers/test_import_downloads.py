@@ -131,3 +131,16 @@ def test_a_task_file_cannot_steer_writes_out_of_the_suite(tmp_path: Path, file_h
     written = [p for p in tmp_path.rglob("*") if p.is_file() and "src" not in p.parts]
     assert all(p.is_relative_to(tmp_path / "suite") or p.name == "mirror.json" for p in written)
     assert (tmp_path / "suite" / "gold" / ok.task_id / "escaped.xlsx").is_file()
+
+
+def test_cli_fetch_with_a_mirror_file(tmp_path: Path, file_host: Any) -> None:
+    from deskact.runtime.ui.cli import app
+    from typer.testing import CliRunner
+
+    src = write_tasks(tmp_path / "src", [calc_task("00000001-a", "g", {"in1": "Book.xlsx"})])
+    mirror = mirror_to(file_host, src, tmp_path)
+    res = CliRunner().invoke(app, ["import", "osworld", str(src), "--out", str(tmp_path / "s"), "--fetch",
+                                   "--mirror", str(mirror), "--deadline", "60"])
+    assert res.exit_code == 0, res.output
+    assert "1/1 tasks converted" in res.output
+    assert (tmp_path / "s" / "files" / "osworld-libreoffice-calc-00000001" / "Book.xlsx").is_file()
