@@ -50,7 +50,9 @@ def test_office_files_with_their_options() -> None:
     ({"func": "compare_docx_files", "result": FILE, "expected": GOLD, "options": {"content_only": True}},
      "option content_only makes the metric return a similarity"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
-      "options": {"rules": [{"type": "pivot_table"}]}}, "rule types ['pivot_table']"),
+      "options": {"rules": [{"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}, "rule types ['style']"),
+    ({"func": "compare_table", "result": FILE, "expected": GOLD,
+      "options": {"rules": [{"type": "pivot_table"}]}}, "sheet index None is not a sheet of the result workbook"),
     ({"func": "compare_table", "result": FILE, "options": {"rules": [
         {"type": "check_cell", "sheet_idx": 0, "coordinate": "A1", "props": {"font_bold": {"method": "eq", "ref": True}}}]}},
      "check_cell props ['font_bold'] (cell styles)"),
