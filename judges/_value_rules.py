@@ -10,12 +10,12 @@ import re
 from typing import Any
 
 METHODS = ("re[.FLAG...]", "eq", "ne", "lt", "le", "gt", "ge", "approx:<tolerance>", "range.<ee|et|te|tt>",
-           "str_list_eq", "str_set_eq")
+           "str_list_eq", "str_set_eq", "spreadsheet_range")
 
 
 def known(method: str) -> bool:
     return (method.startswith(("re", "approx:")) or (method.startswith("range.") and len(method) == 8)
-            or method in ("eq", "ne", "lt", "le", "gt", "ge", "str_list_eq", "str_set_eq"))
+            or method in ("eq", "ne", "lt", "le", "gt", "ge", "str_list_eq", "str_set_eq", "spreadsheet_range"))
 
 
 def match(value: Any, method: str, ref: Any) -> bool:
@@ -35,6 +35,11 @@ def match(value: Any, method: str, ref: Any) -> bool:
     if method.startswith("range."):
         left, right = method[6], method[7]
         return bool(getattr(operator, "l" + left)(ref[0], value) and getattr(operator, "l" + right)(value, ref[1]))
+    if method == "spreadsheet_range":  # value: a MultiCellRange within [ref[0], ref[1]]
+        from openpyxl.worksheet.cell_range import MultiCellRange
+
+        low, high = MultiCellRange(ref[0]), MultiCellRange(ref[1])
+        return all(r in value for r in low) and all(r in high for r in value)
     if method in ("str_list_eq", "str_set_eq"):
         kind = list if method == "str_list_eq" else set
         return kind(value.strip("\"'").split(",")) == kind(ref)

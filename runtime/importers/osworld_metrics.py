@@ -435,12 +435,13 @@ def _compare_table(env: _Env, part: Part) -> None:
     every value, text taken exactly, a column of numbers and numeric text read as numbers) and
     sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
     first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare;
-    chart -> xlsx.charts; pivot_table -> xlsx.pivots; freeze and zoom -> xlsx.view."""
+    chart -> xlsx.charts; pivot_table -> xlsx.pivots; freeze, zoom, row_props and col_props ->
+    xlsx.view; data_validation -> xlsx.validation_rules."""
     _needs(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
     unsupported = sorted({str(r.get("type")) for r in rules}
                          - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print", "chart",
-                            "freeze", "zoom", "pivot_table"})
+                            "freeze", "zoom", "pivot_table", "row_props", "col_props", "data_validation"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
@@ -460,7 +461,7 @@ def _compare_table(env: _Env, part: Part) -> None:
               for r in fuzzy]
     cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
     printed = [r for r in rules if r["type"] == "sheet_print"]
-    charted = any(r["type"] in ("chart", "freeze", "pivot_table") for r in rules)
+    charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props") for r in rules)
     path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
     if data or names_too or not (fuzzy or checks):
         picked = [value for _, value in pairs]
@@ -480,6 +481,13 @@ def _compare_table(env: _Env, part: Part) -> None:
     for rule in (r for r in rules if r["type"] == "zoom"):
         env.judge("xlsx.view", path=path, sheet=_sheet_ref(rule.get("sheet_idx"), "R"),
                   zoom={"coordinate": "", "method": rule["method"], "ref": rule["ref"]})
+    for rule in (r for r in rules if r["type"] in ("row_props", "col_props")):
+        which = "same_rows" if rule["type"] == "row_props" else "same_columns"
+        env.judge("xlsx.view", path=path, gold=gold, sheet=_sheet_ref(rule.get("sheet_idx0"), "R"),
+                  gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"), **{which: list(rule.get("props") or [])})
+    for rule in (r for r in rules if r["type"] == "data_validation"):
+        env.judge("xlsx.validation_rules", path=path, sheet=_sheet_ref(rule.get("sheet_idx"), "R"),
+                  rules=_escaped(rule.get("dv_props") or []))
     for rule in (r for r in rules if r["type"] == "pivot_table"):
         env.judge("xlsx.pivots", path=path, gold=gold, props=list(rule.get("pivot_props") or []),
                   sheet=_sheet_ref(rule.get("sheet_idx0"), "R"), gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))

@@ -372,3 +372,55 @@ def test_compare_table_pivot_table(desktop_env: Any, deskact: Any, sheets: tuple
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _shaped(path: Path, hidden_rows: tuple[int, ...] = (3,), wide: float | None = None,
+            validations: tuple[tuple[str, str, str], ...] = (("list", '"Pass,Fail,Held"', "D2:D29"),)) -> Path:
+    from openpyxl.worksheet.datavalidation import DataValidation
+
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "Sheet1"
+    for row in ROWS:
+        ws.append(row)
+    for n in hidden_rows:
+        ws.row_dimensions[n].hidden = True
+    if wide is not None:
+        ws.column_dimensions["B"].width = wide
+    for kind, formula, cells in validations:
+        dv = DataValidation(type=kind, formula1=formula)
+        dv.add(cells)
+        ws.add_data_validation(dv)
+    wb.save(path)
+    return path
+
+
+DV_RULE = {"type": "data_validation", "sheet_idx": 0, "dv_props": [
+    {"ranges": {"method": "spreadsheet_range", "ref": ["D2:D29", "D2:D1048576"]},
+     "type": {"method": "eq", "ref": "list"}, "formula1": {"method": "str_set_eq", "ref": ["Pass", "Fail", "Held"]}}]}
+
+
+@pytest.mark.parametrize(("rule", "change", "verdict"), [
+    ({"type": "row_props", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["hidden"]}, {}, True),
+    ({"type": "row_props", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["hidden"]}, {"hidden_rows": (2,)}, False),
+    ({"type": "row_props", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["hidden"]}, {"hidden_rows": ()}, False),
+    ({"type": "col_props", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["width"]}, {"wide": 30.0}, False),
+    (DV_RULE, {}, True),
+    (DV_RULE, {"validations": (("list", '"Held,Pass,Fail"', "D2:D100"),)}, True),
+    (DV_RULE, {"validations": (("list", '"Pass,Fail"', "D2:D29"),)}, False),
+    (DV_RULE, {"validations": (("list", '"Pass,Fail,Held"', "D3:D29"),)}, False),  # not the whole column part
+    (DV_RULE, {"validations": (("whole", "0", "D2:D29"),)}, False),
+    (DV_RULE, {"validations": ()}, False),
+])
+def test_compare_table_rows_columns_and_validations(desktop_env: Any, deskact: Any, rule: dict[str, Any],
+                                                     change: dict[str, Any], verdict: bool) -> None:
+    rules = [rule]
+    gold = _shaped(deskact.ctx.gold.parent / "expected.xlsx")
+    result_path = _shaped(deskact.home_file(RESULT), **change)
+    evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_sales.xlsx"},
+                 "options": {"rules": rules}}
+    theirs = desktop_env.passes("table", "compare_table", str(result_path), str(gold), rules=rules)
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
