@@ -159,3 +159,27 @@ def image_same_gray(ctx: StepContext, path: str, reference: str) -> Verdict:
     worst = int(abs(a.astype(int) - g.astype(int)).max())
     return Verdict.fail(f"{p.name} differs from {reference} in grayscale in {differing} of {a.size} pixels"
                         f" (by up to {worst} levels of 255)", differing=differing)
+
+
+@judge("image.identical")
+def image_identical(ctx: StepContext, path: str, reference: str) -> Verdict:
+    """The image is ``reference`` (in the suite's gold/ folder) pixel for pixel, after it is resized
+    (Lanczos) to the reference's size and converted to its mode where they differ: OSWorld's
+    ``compare_image_list``."""
+    from PIL import Image, ImageChops
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be an image like {reference} but does not exist")
+    try:
+        image, gold = Image.open(p.bytes_io()), Image.open(gold_file(ctx, reference))
+        if image.size != gold.size:
+            image = image.resize(gold.size, Image.Resampling.LANCZOS)
+        if image.mode != gold.mode:
+            image = image.convert(gold.mode)
+        box = ImageChops.difference(image, gold).getbbox()
+    except (OSError, ValueError) as exc:
+        return Verdict.fail(f"{p} cannot be compared with {reference}: {exc}")
+    if box is None:
+        return Verdict.ok(f"{p.name} is {reference} pixel for pixel")
+    return Verdict.fail(f"{p.name} differs from {reference} within the box {box} (left, top, right, bottom)")

@@ -365,6 +365,14 @@ def _compare_images(env: _Env, part: Part) -> None:
     env.judge("image.same_gray", path=path, reference=reference)
 
 
+def _compare_image_list(env: _Env, part: Part) -> None:
+    """A list of images, each the same as its gold one; a multi getter gives the metric only the
+    first of each list (gives: [0]), so only those are compared, as in OSWorld."""
+    _needs(part["func"], "image.identical")
+    path, reference = _files(env, part)
+    env.judge("image.identical", path=path, reference=reference)
+
+
 def _diff_text_file(env: _Env, part: Part) -> None:
     """difflib's ratio of the two files' lines is 1 only when the lines are the same."""
     _needs(part["func"], "files.compare_text")
@@ -533,6 +541,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "check_list": _check_list,
     "check_json": _check_json,
     "compare_images": _compare_images,
+    "compare_image_list": _compare_image_list,
     "diff_text_file": _diff_text_file,
     "infeasible": _infeasible,
 }

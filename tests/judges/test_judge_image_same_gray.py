@@ -1,4 +1,4 @@
-"""image.same_gray: an image against a gold one, pixel for pixel in grayscale at the smaller size;
+"""image.same_gray and image.identical: an image against a gold one, pixel for pixel (in grayscale at the smaller size, or as it is);
 feedback counts the differing pixels. Verdicts against OSWorld's compare_images:
 tests/runtime/importers/osworld_conformance/test_conformance_images.py."""
 
@@ -22,3 +22,14 @@ def test_same_grey_passes_and_a_changed_pixel_is_counted(ctx: StepContext) -> No
     (ctx.workspace / "out.png").write_text("not an image")
     v = run_judge("image.same_gray", params, ctx)
     assert not v.passed and not v.error and "not a readable image" in v.feedback, v.feedback
+
+
+def test_image_identical_needs_every_pixel(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    Image.new("RGB", (10, 10), (255, 0, 0)).save(ctx.gold / "gold.png")
+    Image.new("RGB", (10, 10), (0, 130, 0)).save(ctx.workspace / "out.png")
+    params = {"path": "out.png", "reference": "gold.png"}
+    v = run_judge("image.identical", params, ctx)
+    assert not v.passed and "within the box (0, 0, 10, 10)" in v.feedback, v.feedback
+    Image.new("RGB", (10, 10), (255, 0, 0)).save(ctx.workspace / "out.png")
+    assert run_judge("image.identical", params, ctx).passed

@@ -9,9 +9,9 @@ metric module and with them torch, playwright and the rest of desktop-env's depe
 packages above them are made as empty modules whose ``__path__`` points at the real folders, so
 ``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
 Modules a metric file imports at its top for functions no translated metric calls are stubbed
-(a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), and vlc.py's audio and
-video libraries (acoustid, librosa, fastdtw, cv2, imagehash) beside its compare_images, which
-needs only PIL, numpy and scikit-image's SSIM (installed).
+(a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), and the audio and
+video libraries of vlc.py and gimp.py (acoustid, librosa, fastdtw, cv2, imagehash) beside their
+compare_images and compare_image_list, which need only PIL, numpy and scikit-image (installed).
 """
 
 from __future__ import annotations

@@ -44,3 +44,25 @@ def test_compare_images(desktop_env: Any, deskact: Any, change: dict[str, Any], 
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("change", "verdict"), [
+    ({}, True),
+    ({"dot": (0, 0, 0)}, False),
+    ({"color": (0, 130, 0)}, False),  # the same grey is not the same picture here
+    ({"size": (80, 60)}, False),
+])
+def test_compare_image_list(desktop_env: Any, deskact: Any, change: dict[str, Any], verdict: bool) -> None:
+    golds = [_picture(deskact.ctx.gold.parent / f"expected{n}.png", color=c) for n, c in enumerate([(255, 0, 0), (9, 9, 9)])]
+    results = [_picture(deskact.home_file(f"/home/user/Desktop/p{n}.png"), **(change if n == 0 else {}))
+               for n in range(2)]
+    evaluator = {"func": "compare_image_list",
+                 "result": {"type": "vm_file", "path": ["/home/user/Desktop/p0.png", "/home/user/Desktop/p1.png"],
+                            "dest": ["p0.png", "p1.png"], "multi": "true"},
+                 "expected": {"type": "cloud_file", "path": ["https://example.org/g0.png", "https://example.org/g1.png"],
+                              "dest": ["g0.png", "g1.png"], "multi": "true"}}
+    # multi with no gives: OSWorld's getters give the metric the first file of each list only
+    theirs = desktop_env.passes("gimp", "compare_image_list", str(results[0]), str(golds[0]))
+    ours = deskact.passes(evaluator, {"https://example.org/g0.png": golds[0], "https://example.org/g1.png": golds[1]})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
