@@ -133,3 +133,22 @@ def different_tab_stops(actual: Any, gold: Any, words_before_tab: int | None = N
             show = lambda tabs: [(str(t.alignment).split(".")[-1].split(" ")[0], t.position) for t in tabs]  # noqa: E731
             return f"the paragraph {clip(para_a.text, 40)} has tab stops {show(tabs_a)} (gold: {show(tabs_g)})"
     return None
+
+
+def different_pictures(actual: Any, gold: Any) -> str | None:
+    """``compare_docx_images``: the images the document part relates to, in relationship order, are
+    as many as the gold's and decode to the same pixels one by one."""
+    import io
+
+    from PIL import Image
+
+    def pictures(doc: Any) -> list[bytes]:
+        return [rel.target_part.blob for rel in doc.part.rels.values() if "image" in rel.reltype]
+
+    pics_a, pics_g = pictures(actual), pictures(gold)
+    if len(pics_a) != len(pics_g):
+        return f"it holds {len(pics_a)} images; the gold document holds {len(pics_g)}"
+    for n, (a, g) in enumerate(zip(pics_a, pics_g), 1):
+        if Image.open(io.BytesIO(a)).tobytes() != Image.open(io.BytesIO(g)).tobytes():
+            return f"image {n} differs from the gold document's image {n}"
+    return None

@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip
 
-Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops"]
+Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures"]
 
 
 def _squeezed(paragraphs: list[str]) -> str:
@@ -30,10 +30,12 @@ def _first_divergence(actual: str, gold: str) -> str:
 
 
 def text_difference(actual: Any, gold: Any, ignore_blanks: bool = True, ignore_case: bool = False,
-                    ignore_order: bool = False, delete_empty_lines: bool = False) -> str | None:
-    """The body text of ``actual`` against ``gold`` (python-docx Documents)."""
-    paras_a = [p.text for p in actual.paragraphs]
-    paras_g = [p.text for p in gold.paragraphs]
+                    ignore_order: bool = False, delete_empty_lines: bool = False,
+                    drop_empty_paragraphs: bool = False) -> str | None:
+    """The body text of ``actual`` against ``gold`` (python-docx Documents); ``drop_empty_paragraphs``
+    leaves out paragraphs with no text at all first (``delete_empty_lines``: blank ones, later)."""
+    paras_a = [p.text for p in actual.paragraphs if p.text != "" or not drop_empty_paragraphs]
+    paras_g = [p.text for p in gold.paragraphs if p.text != "" or not drop_empty_paragraphs]
     if ignore_order:
         paras_a, paras_g = sorted(paras_a), sorted(paras_g)
     if delete_empty_lines:
@@ -94,7 +96,13 @@ def _spacing(value: Any) -> str:
 def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_before_tab: int | None = None,
                         tab_index: int = 0, **text_options: bool) -> str | None:
     """The first difference over ``compare``'s aspects, in OSWorld's order (text first)."""
-    from ._docx_checks import different_images, different_line_sets, different_tab_stops, no_shared_subscript
+    from ._docx_checks import (
+        different_images,
+        different_line_sets,
+        different_pictures,
+        different_tab_stops,
+        no_shared_subscript,
+    )
 
     checks = {"text": lambda: text_difference(actual, gold, **text_options),
               "tables": lambda: tables_difference(actual, gold),
@@ -102,8 +110,9 @@ def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_bef
               "line_set": lambda: different_line_sets(actual, gold),
               "subscript": lambda: no_shared_subscript(actual, gold),
               "images": lambda: different_images(actual, gold),
-              "tab_stops": lambda: different_tab_stops(actual, gold, words_before_tab, tab_index)}
-    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops"):
+              "tab_stops": lambda: different_tab_stops(actual, gold, words_before_tab, tab_index),
+              "pictures": lambda: different_pictures(actual, gold)}
+    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures"):
         if aspect in compare and (found := checks[aspect]()) is not None:
             return found
     return None

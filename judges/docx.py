@@ -230,17 +230,19 @@ def docx_runs(ctx: StepContext, path: str, text: str, font: str | None = None, s
 def docx_compare(ctx: StepContext, path: str, reference: str,
                  compare: list[Aspect] = ["text"],  # noqa: B006 - never mutated
                  ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
-                 delete_empty_lines: bool = False, words_before_tab: int | None = None, tab_index: int = 0) -> Verdict:
+                 delete_empty_lines: bool = False, drop_empty_paragraphs: bool = False,
+                 words_before_tab: int | None = None, tab_index: int = 0) -> Verdict:
     """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
     ``compare`` aspects, as OSWorld's docs metrics decide: ``text``, the body's paragraphs
     (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
-    paragraph by paragraph; ``ignore_order`` sorts the paragraphs, ``delete_empty_lines`` drops
-    empty ones first); ``tables``, every table's size and stripped cell texts; ``line_spacing``,
+    paragraph by paragraph; ``drop_empty_paragraphs`` leaves out those with no text at all,
+    ``ignore_order`` sorts the paragraphs, ``delete_empty_lines`` drops blank ones); ``tables``, every table's size and stripped cell texts; ``line_spacing``,
     every paragraph's line spacing; ``line_set``, the set of non-empty paragraphs in any order;
     ``subscript``, some run is subscript in both at the same paragraph and run position;
     ``images``, paired runs both hold a picture or both do not; ``tab_stops``, the same non-empty
     paragraphs with the same tab stops (and, with ``words_before_tab``, that many words in each
-    paragraph's ``tab_index``-th tab-separated part). Feedback names the first difference."""
+    paragraph's ``tab_index``-th tab-separated part); ``pictures``, the same images (decoded
+    pixels) in the same order. Feedback names the first difference."""
     import docx
 
     try:
@@ -249,7 +251,8 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
         return Verdict.fail(str(exc))
     gold = docx.Document(str(gold_file(ctx, reference)))
     found = document_difference(doc, gold, list(compare), words_before_tab, tab_index, ignore_blanks=ignore_blanks,
-                                ignore_case=ignore_case, ignore_order=ignore_order, delete_empty_lines=delete_empty_lines)
+                                ignore_case=ignore_case, ignore_order=ignore_order, delete_empty_lines=delete_empty_lines,
+                                drop_empty_paragraphs=drop_empty_paragraphs)
     if found:
         return Verdict.fail(f"{p.name} differs from the gold document {reference}: {found}")
     return Verdict.ok(f"{p.name} matches the gold document ({', '.join(compare)})")

@@ -195,6 +195,16 @@ def _compare_docx_files(env: _Env, part: Part) -> None:
     env.judge("docx.compare", path=path, reference=reference, **opts)
 
 
+def _compare_docx_ignoring_new_lines(env: _Env, part: Part) -> None:
+    """compare_docx_files' text comparison after paragraphs with no text at all are dropped."""
+    _needs(part["func"], "docx.compare")
+    opts = _known_options(part, {"ignore_blanks"}, {})
+    path, reference = _files(env, part)
+    if not path.endswith(".docx"):
+        raise Untranslatable(f"func {part['func']}: only .docx files are compared")
+    env.judge("docx.compare", path=path, reference=reference, drop_empty_paragraphs=True, **opts)
+
+
 def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
     def convert(env: _Env, part: Part) -> None:
         _needs(part["func"], "docx.compare")
@@ -526,6 +536,8 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "has_page_numbers_in_footers": _docx_format("has_page_numbers_in_footers", footer_page_numbers=True),
     "compare_font_names": _compare_font_names,
     "compare_contains_image": _compare_docx_part(["images"]),
+    "compare_docx_images": _compare_docx_part(["pictures"]),
+    "compare_docx_files_and_ignore_new_lines": _compare_docx_ignoring_new_lines,
     "check_tabstops": _check_tabstops,
     "contains_page_break": _contains_page_break,
     "compare_pptx_files": _compare_pptx_files,

@@ -75,3 +75,12 @@ def test_tab_stops_are_named(ctx: StepContext) -> None:
     assert v.passed  # no pictures either side; words_before_tab belongs to tab_stops
     v = j(ctx, compare=["tab_stops"], words_before_tab=3)
     assert not v.passed and "does not have 3 words before its tab" in v.feedback
+
+
+def test_empty_paragraphs_dropped_and_pictures_compared(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["a", "b"])
+    _save(ctx.workspace / "out.docx", ["a", "", "b"])
+    assert not j(ctx, ignore_blanks=False).passed
+    assert j(ctx, ignore_blanks=False, drop_empty_paragraphs=True).passed
+    assert j(ctx, compare=["pictures"]).passed  # neither holds an image

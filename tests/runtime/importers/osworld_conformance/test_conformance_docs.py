@@ -248,3 +248,50 @@ def test_compare_contains_image(desktop_env: Any, deskact: Any, picture_in: int 
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("options", "paragraphs", "verdict"), [
+    ({"ignore_blanks": False}, ["The Quick Brown Fox", "It jumps over the lazy dog.", "The end."], True),
+    ({"ignore_blanks": False}, ["", "The Quick Brown Fox", "It jumps over the lazy dog.", "", "", "The end."], True),
+    ({"ignore_blanks": False}, ["The Quick Brown Fox", " ", "It jumps over the lazy dog.", "The end."], False),
+    ({"ignore_blanks": False}, ["The Quick Brown Fox", "It jumps over the lazy dog. ", "The end."], False),
+    ({}, ["The Quick  Brown Fox", "It jumps over the lazy dog.", "The end."], True),
+    ({}, ["The Quick Brown Fox", "It jumps over the lazy dog."], False),
+])
+def test_compare_docx_files_and_ignore_new_lines(desktop_env: Any, deskact: Any, options: dict[str, Any],
+                                                 paragraphs: list[str], verdict: bool) -> None:
+    assert _agree(desktop_env, deskact, "compare_docx_files_and_ignore_new_lines", options,
+                  {"paragraphs": paragraphs}, {"paragraphs": PARAGRAPHS}) is verdict
+
+
+def _with_pictures(path: Path, colors: list[tuple[int, int, int]]) -> Path:
+    import io
+
+    from docx.shared import Inches
+    from PIL import Image
+
+    doc = docx.Document()
+    for color in colors:
+        buf = io.BytesIO()
+        Image.new("RGB", (6, 4), color).save(buf, "PNG")
+        buf.seek(0)
+        doc.add_paragraph().add_run().add_picture(buf, width=Inches(0.5))
+    doc.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize(("colors", "verdict"), [
+    ([(255, 0, 0), (0, 0, 255)], True),
+    ([(255, 0, 0), (0, 0, 254)], False),
+    ([(255, 0, 0)], False),
+    ([(0, 0, 255), (255, 0, 0)], False),
+])
+def test_compare_docx_images(desktop_env: Any, deskact: Any, colors: list[tuple[int, int, int]], verdict: bool) -> None:
+    gold = _with_pictures(deskact.ctx.gold.parent / "expected.docx", [(255, 0, 0), (0, 0, 255)])
+    path = _with_pictures(deskact.home_file(RESULT), colors)
+    evaluator = {"func": "compare_docx_images", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_essay.docx"}}
+    theirs = desktop_env.passes("docs", "compare_docx_images", str(path), str(gold))
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
