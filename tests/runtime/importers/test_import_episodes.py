@@ -36,6 +36,11 @@ REFERENCES: dict[str, dict[str, Any]] = {
         "reference": 'infeasible("$$sourceDir and $$targetDir are shell variables that are not set")\n',
         "counterexamples": ["!mkdir -p ~/Desktop/copy\nexit()\n"],
     },
+    "osworld-os-e0df059f": {"reference": "!mv ~/Desktop/todo_list_Jan_1 ~/Desktop/todo_list_Jan_2\nexit()\n"},
+    "osworld-os-b3d4a89c": {
+        "reference": 'infeasible("this machine has no Bluetooth adapter to switch off")\n',
+        "counterexamples": ["!rfkill block bluetooth\nexit()\n"],
+    },
     "osworld-multi-apps-6d72aad6": {
         "reference": 'infeasible("LibreOffice Impress cannot export a presentation as a video")\n',
         "counterexamples": ["print('done')\nexit()\n"],
