@@ -152,3 +152,22 @@ def different_pictures(actual: Any, gold: Any) -> str | None:
         if Image.open(io.BytesIO(a)).tobytes() != Image.open(io.BytesIO(g)).tobytes():
             return f"image {n} differs from the gold document's image {n}"
     return None
+
+
+def different_references(actual: Any, gold: Any, indicator: str = "References") -> str | None:
+    """``compare_references`` at its full score: the non-blank paragraphs after the first paragraph
+    that is exactly ``indicator`` are the gold's, one by one (neither document having one passes)."""
+    paras_a, paras_g = [p.text for p in actual.paragraphs], [p.text for p in gold.paragraphs]
+    if indicator not in paras_a and indicator not in paras_g:
+        return None
+    if indicator not in paras_a or indicator not in paras_g:
+        which = "it has" if indicator in paras_a else "it has no"
+        return f"{which} a {indicator!r} paragraph; the gold document {'does not' if indicator in paras_a else 'does'}"
+    refs_a = [p for p in paras_a[paras_a.index(indicator) + 1:] if p.strip()]
+    refs_g = [p for p in paras_g[paras_g.index(indicator) + 1:] if p.strip()]
+    if len(refs_a) != len(refs_g):
+        return f"it lists {len(refs_a)} references; the gold document {len(refs_g)}"
+    for n, (a, g) in enumerate(zip(refs_a, refs_g), 1):
+        if a != g:
+            return f"reference {n} is {clip(a, 80)} (gold: {clip(g, 80)})"
+    return None

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from ..runtime.tasks.helpers import clip
 
-Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures"]
+Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures",
+                 "references"]
 
 
 def _squeezed(paragraphs: list[str]) -> str:
@@ -94,12 +95,13 @@ def _spacing(value: Any) -> str:
 
 
 def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_before_tab: int | None = None,
-                        tab_index: int = 0, **text_options: bool) -> str | None:
+                        tab_index: int = 0, reference_indicator: str = "References", **text_options: bool) -> str | None:
     """The first difference over ``compare``'s aspects, in OSWorld's order (text first)."""
     from ._docx_checks import (
         different_images,
         different_line_sets,
         different_pictures,
+        different_references,
         different_tab_stops,
         no_shared_subscript,
     )
@@ -111,8 +113,10 @@ def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_bef
               "subscript": lambda: no_shared_subscript(actual, gold),
               "images": lambda: different_images(actual, gold),
               "tab_stops": lambda: different_tab_stops(actual, gold, words_before_tab, tab_index),
-              "pictures": lambda: different_pictures(actual, gold)}
-    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures"):
+              "pictures": lambda: different_pictures(actual, gold),
+              "references": lambda: different_references(actual, gold, reference_indicator)}
+    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures",
+                   "references"):
         if aspect in compare and (found := checks[aspect]()) is not None:
             return found
     return None

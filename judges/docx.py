@@ -231,7 +231,8 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
                  compare: list[Aspect] = ["text"],  # noqa: B006 - never mutated
                  ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
                  delete_empty_lines: bool = False, drop_empty_paragraphs: bool = False,
-                 words_before_tab: int | None = None, tab_index: int = 0) -> Verdict:
+                 words_before_tab: int | None = None, tab_index: int = 0,
+                 reference_indicator: str = "References") -> Verdict:
     """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
     ``compare`` aspects, as OSWorld's docs metrics decide: ``text``, the body's paragraphs
     (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
@@ -242,7 +243,8 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     ``images``, paired runs both hold a picture or both do not; ``tab_stops``, the same non-empty
     paragraphs with the same tab stops (and, with ``words_before_tab``, that many words in each
     paragraph's ``tab_index``-th tab-separated part); ``pictures``, the same images (decoded
-    pixels) in the same order. Feedback names the first difference."""
+    pixels) in the same order; ``references``, the same non-blank paragraphs after the first one
+    reading ``reference_indicator``. Feedback names the first difference."""
     import docx
 
     try:
@@ -250,7 +252,8 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     except _Missing as exc:
         return Verdict.fail(str(exc))
     gold = docx.Document(str(gold_file(ctx, reference)))
-    found = document_difference(doc, gold, list(compare), words_before_tab, tab_index, ignore_blanks=ignore_blanks,
+    found = document_difference(doc, gold, list(compare), words_before_tab, tab_index, reference_indicator,
+                                ignore_blanks=ignore_blanks,
                                 ignore_case=ignore_case, ignore_order=ignore_order, delete_empty_lines=delete_empty_lines,
                                 drop_empty_paragraphs=drop_empty_paragraphs)
     if found:

@@ -232,14 +232,35 @@ def _squeeze_blanks(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"[\t\n]", " ", text).strip())
 
 
+def _as_number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def _result_matches(actual: str, expected: str) -> bool:
+    """OSWorld's ``compare_result_files`` on stripped texts: a number in the gold file is found in
+    the output (which may say more around it) or equals the output's number within 1e-4."""
+    gold_number = _as_number(expected)
+    if gold_number is None:
+        return actual == expected
+    if expected in actual:
+        return True
+    number = _as_number(actual)
+    return (number is not None and abs(number - gold_number) < 1e-4) or actual == expected
+
+
 @judge("files.compare_text")
 def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blanks: bool = False,
-                       ignore_case: bool = False, by_lines: bool = False) -> Verdict:
+                       ignore_case: bool = False, by_lines: bool = False, result_number: bool = False) -> Verdict:
     """``path``'s text equals the gold file ``reference``'s (in the suite's gold/ folder) exactly, as
     OSWorld's ``compare_text_file`` decides: every character counts, the final newline too (line
     endings are read as Python reads text: CRLF is LF); ``ignore_blanks`` squeezes every run of
     whitespace to one space and trims the ends, ``ignore_case`` lowercases both; ``by_lines``
-    compares the lists of lines instead, so a final newline does not count (``diff_text_file``)."""
+    compares the lists of lines instead, so a final newline does not count (``diff_text_file``);
+    ``result_number`` compares the stripped texts, and where the gold file holds a number, the file
+    passes by containing it or holding a number within 1e-4 of it (``compare_result_files``)."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a text file like {reference} but {'is a directory' if p.is_dir() else 'does not exist'}")
@@ -248,7 +269,9 @@ def files_compare_text(ctx: StepContext, path: str, reference: str, ignore_blank
         actual, expected = _squeeze_blanks(actual), _squeeze_blanks(expected)
     if ignore_case:
         actual, expected = actual.lower(), expected.lower()
-    if actual == expected or (by_lines and actual.splitlines() == expected.splitlines()):
+    if result_number and _result_matches(actual.strip(), expected.strip()):
+        return Verdict.ok(f"{p} has the result of {reference}")
+    if not result_number and (actual == expected or (by_lines and actual.splitlines() == expected.splitlines())):
         return Verdict.ok(f"{p} has the text of {reference}")
     at = next((i for i, (a, e) in enumerate(zip(actual, expected)) if a != e), min(len(actual), len(expected)))
     line = actual.count("\n", 0, at) + 1

@@ -205,6 +205,19 @@ def _compare_docx_ignoring_new_lines(env: _Env, part: Part) -> None:
     env.judge("docx.compare", path=path, reference=reference, drop_empty_paragraphs=True, **opts)
 
 
+def _compare_references(env: _Env, part: Part) -> None:
+    """At its full score (the references' mean similarity is 1): the same references."""
+    _needs(part["func"], "docx.compare")
+    opts = _known_options(part, {"reference_indicator", "reference_base_result"}, {})
+    if float(opts.get("reference_base_result", 0.5)) > 0.99:  # 1 must reach the base + 0.01
+        raise Untranslatable("func compare_references: a reference_base_result above 0.99 cannot be reached")
+    path, reference = _files(env, part)
+    if not path.endswith(".docx"):
+        raise Untranslatable(f"func {part['func']}: only .docx files are compared")
+    env.judge("docx.compare", path=path, reference=reference, compare=["references"],
+              reference_indicator=escape(opts["reference_indicator"]) if "reference_indicator" in opts else None)
+
+
 def _compare_docx_part(aspects: list[str]) -> Callable[[_Env, Part], None]:
     def convert(env: _Env, part: Part) -> None:
         _needs(part["func"], "docx.compare")
@@ -398,6 +411,12 @@ def _check_json(env: _Env, part: Part) -> None:
               unexpect=_escaped(rules.get("unexpect") or []), yaml_file=bool(opts.get("is_yaml")) or None)
 
 
+def _compare_result_files(env: _Env, part: Part) -> None:
+    _needs(part["func"], "files.compare_text")
+    path, reference = _files(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, result_number=True)
+
+
 def _compare_csv(env: _Env, part: Part) -> None:
     _needs(part["func"], "csv.compare")
     opts = _known_options(part, {"strict", "ignore_case"}, {})
@@ -537,6 +556,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_font_names": _compare_font_names,
     "compare_contains_image": _compare_docx_part(["images"]),
     "compare_docx_images": _compare_docx_part(["pictures"]),
+    "compare_references": _compare_references,
     "compare_docx_files_and_ignore_new_lines": _compare_docx_ignoring_new_lines,
     "check_tabstops": _check_tabstops,
     "contains_page_break": _contains_page_break,
@@ -555,6 +575,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "compare_images": _compare_images,
     "compare_image_list": _compare_image_list,
     "diff_text_file": _diff_text_file,
+    "compare_result_files": _compare_result_files,
     "infeasible": _infeasible,
 }
 """OSWorld metric func -> translation. Each entry has a conformance test against desktop-env."""

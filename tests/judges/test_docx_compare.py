@@ -84,3 +84,11 @@ def test_empty_paragraphs_dropped_and_pictures_compared(ctx: StepContext) -> Non
     assert not j(ctx, ignore_blanks=False).passed
     assert j(ctx, ignore_blanks=False, drop_empty_paragraphs=True).passed
     assert j(ctx, compare=["pictures"]).passed  # neither holds an image
+
+
+def test_references_after_the_indicator(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    _save(ctx.gold / "gold.docx", ["Intro", "References", "[1] A.", "[2] B."])
+    _save(ctx.workspace / "out.docx", ["Intro changed", "References", "[1] A.", "[2] C."])
+    v = j(ctx, compare=["references"])
+    assert not v.passed and "reference 2 is '[2] C.' (gold: '[2] B.')" in v.feedback, v.feedback

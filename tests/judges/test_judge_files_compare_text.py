@@ -52,3 +52,13 @@ def test_by_lines_ignores_only_the_final_newline(ctx: StepContext) -> None:
     assert j(ctx, by_lines=True).passed
     (ctx.workspace / "out.txt").write_text("a\nb \n")
     assert not j(ctx, by_lines=True).passed
+
+
+def test_result_number(ctx: StepContext) -> None:
+    assert ctx.gold is not None
+    (ctx.gold / "gold.txt").write_text("3.14159\n")
+    (ctx.workspace / "out.txt").write_text("pi is 3.14159\n")
+    assert j(ctx, result_number=True).passed
+    (ctx.workspace / "out.txt").write_text("3.2\n")
+    v = j(ctx, result_number=True)
+    assert not v.passed and "at line 1, character 3" in v.feedback, v.feedback

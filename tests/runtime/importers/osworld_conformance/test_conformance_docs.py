@@ -295,3 +295,20 @@ def test_compare_docx_images(desktop_env: Any, deskact: Any, colors: list[tuple[
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+REFERENCES = ["A study", "Some text.", "References", "[1] Lee, A. (2020). Water.", "", "[2] Chan, B. (2021). Air."]
+
+
+@pytest.mark.parametrize(("options", "paragraphs", "verdict"), [
+    ({"content_only": True, "reference_base_result": 0.92}, REFERENCES, True),
+    ({"content_only": True, "reference_base_result": 0.92}, ["Other text", *REFERENCES[2:]], True),  # only references
+    ({"content_only": True, "reference_base_result": 0.92}, [*REFERENCES[:5], "[2] Chan, B. (2021). Air"], False),
+    ({}, REFERENCES[:4], False),
+    ({}, [p for p in REFERENCES if p != "References"], False),
+    ({"reference_indicator": "Bibliography"}, ["x"], True),  # neither has one
+])
+def test_compare_references(desktop_env: Any, deskact: Any, options: dict[str, Any], paragraphs: list[str],
+                            verdict: bool) -> None:
+    assert _agree(desktop_env, deskact, "compare_references", options, {"paragraphs": paragraphs},
+                  {"paragraphs": REFERENCES}) is verdict

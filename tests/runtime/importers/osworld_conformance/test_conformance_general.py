@@ -184,3 +184,25 @@ def test_check_json(desktop_env: Any, deskact: Any, rules: dict[str, Any], doc: 
     ours = deskact.passes(evaluator)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("gold_text", "text", "verdict"), [
+    ("42.5\n", "42.5", True),
+    ("42.5\n", "The answer is 42.5 tokens.\n", True),  # a number found within the output
+    ("42.5\n", "42.50001\n", True),  # within 1e-4
+    ("42.5\n", "42.6\n", False),
+    ("42.5\n", "about forty-two\n", False),
+    ("done\n", "  done \n", True),
+    ("done\n", "done.\n", False),
+])
+def test_compare_result_files(desktop_env: Any, deskact: Any, gold_text: str, text: str, verdict: bool) -> None:
+    gold = deskact.ctx.gold.parent / "expected.txt"
+    gold.write_text(gold_text)
+    result = deskact.home_file(RESULT)
+    result.write_text(text)
+    evaluator = {"func": "compare_result_files", "result": {"type": "vm_file", "path": RESULT, "dest": "notes.txt"},
+                 "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold_notes.txt"}}
+    theirs = desktop_env.passes("vscode", "compare_result_files", str(result), str(gold))
+    ours = deskact.passes(evaluator, {GOLD_URL: gold})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
