@@ -191,8 +191,9 @@ def files_unzip(ctx: StepContext, src: str, dst: str) -> None:
 #
 # Imported benchmark tasks (OSWorld) fetch their inputs from the web; this step
 # keeps that working wherever the network does, and fails with a sentence naming
-# the URL when it does not (never a half-written file: the body goes to a
-# temporary file that is renamed into place). ``sha256`` pins the content, so a
+# the URL when it does not (no half-downloaded file: the body goes to a host
+# temporary file, checked, then written into the world through ``step_path``,
+# where only a full disk can cut it short). ``sha256`` pins the content, so a
 # changed upstream file fails the reset instead of silently changing the task.
 
 
