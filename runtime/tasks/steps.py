@@ -93,8 +93,10 @@ class StepContext:
         symlink never leads out, not even one swapped in while the step runs. The suite's fixtures
         and gold files are the host's (read, never written)."""
         p = Path(value).expanduser() if self.world is None else Path(value)
-        if any(_under(p, d) for d in (self.files, self.gold) if d is not None):
-            return StepPath(Root("/", 0, writable=False), PurePosixPath("/"), PurePosixPath(p))
+        for suite_dir in (self.files, self.gold):
+            if suite_dir is not None and _under(p, suite_dir):  # read beneath it: `..` never leaves it
+                return StepPath(Root(str(suite_dir), RESOLVE_BENEATH, writable=False), PurePosixPath(suite_dir),
+                                PurePosixPath(p))
         if self.world is not None:
             return StepPath(Root(self.world.root), PurePosixPath("/"), PurePosixPath(self.world.workspace, value))
         shown = PurePosixPath(p if p.is_absolute() else self.workspace / p)

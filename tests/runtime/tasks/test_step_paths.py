@@ -79,3 +79,10 @@ def test_joining_an_absolute_path_never_leaves_the_workspace(ctx: StepContext) -
     assert not p.exists()
     with pytest.raises(OSError, match="is not under the folder it was taken from"):
         p.read_text()
+
+
+def test_the_suites_files_are_read_beneath_their_folder(ctx: StepContext, tmp_path: Path) -> None:
+    (tmp_path / "host.txt").write_text("host")
+    assert not ctx.path(f"{ctx.files}/../host.txt").exists()
+    with pytest.raises(OSError, match="leads outside the root"):
+        ctx.path(f"{ctx.files}/../host.txt").read_text()
