@@ -20,10 +20,11 @@ import time
 from Xlib import display as xdisplay
 from Xlib import error as xerror
 
+from ...runtime.screen.drawn import wait_drawn
 from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
 from .. import _x11
 from .._terminal_log import transcript_path
-from .launcher import launch
+from .launcher import SETTLE_TIMEOUT_S, launch
 
 _STARTING = "deskact-terminal-starting"
 """Title while bash starts; chosen so that no task title is a substring of it by accident."""
@@ -98,6 +99,8 @@ def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13
         if window is None:
             break  # never started: retrying will not help, report it
         if size is not None and min(size) >= _MIN_SIDE:
+            # Its prompt drawn and the window still: the agent's first screenshot shows it ready.
+            wait_drawn(display, window.id, SETTLE_TIMEOUT_S)
             return
         pid = _host_pid(ctx, window.pid)
         if pid:

@@ -199,6 +199,10 @@ def openbox_config() -> Path:
             parents[action].remove(action)
     for menu in root.findall(f"{{{_OB_NS}}}menu"):
         root.remove(menu)
+    # Minimising and restoring animate the frame after the state has changed: a screenshot or a
+    # window's position read in the meantime (the agent's next step) catches it half-way.
+    for animate in root.iter(f"{{{_OB_NS}}}animateIconify"):
+        animate.text = "no"
     folder = Path(tempfile.mkdtemp(prefix="deskact-openbox-"))
     reaper.own(folder)
     folder.chmod(0o755)
