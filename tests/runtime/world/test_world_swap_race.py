@@ -20,6 +20,7 @@ import shutil
 import sys
 import threading
 import time
+import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -63,6 +64,16 @@ def path_steps() -> list[tuple[StepSpec, str]]:
     return found
 
 
+def _sample_of(annotation: Any) -> Any:
+    """A value of a simple parameter type (a Literal's first choice, "x", 0, False, [], {}), or None."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return typing.get_args(annotation)[0]
+    simple = {str: "x", int: 0, float: 0.0, bool: False}
+    if annotation in simple:
+        return simple[annotation]
+    return {list: [], dict: {}}.get(typing.get_origin(annotation))
+
+
 def params_for(spec: StepSpec, param: str, value: str, files: Path) -> dict[str, Any]:
     """Valid params for ``spec`` with ``param`` = ``value``: a path step without samples fails here,
     so a new one cannot escape this test."""
@@ -76,6 +87,8 @@ def params_for(spec: StepSpec, param: str, value: str, files: Path) -> dict[str,
             chosen[name] = extra[name]
         elif name in SAMPLES:
             chosen[name] = SAMPLES[name]
+        elif (sample := _sample_of(info.annotation)) is not None:
+            chosen[name] = sample
         else:
             pytest.fail(f"{spec.name} takes a path ({param}) and needs a sample for its param {name!r}"
                         " in this test's SAMPLES or PER_STEP")
@@ -84,7 +97,11 @@ def params_for(spec: StepSpec, param: str, value: str, files: Path) -> dict[str,
     if spec.one_of and not any(name in chosen for name in spec.one_of):
         chosen[spec.one_of[0]] = SAMPLES.get(spec.one_of[0], "x")
     chosen = {k: (v.format(files=files) if isinstance(v, str) else v) for k, v in chosen.items()}
-    spec.validate(chosen)
+    try:
+        spec.validate(chosen)
+    except ValueError as exc:
+        pytest.fail(f"{spec.name} takes a path ({param}); give its params samples in this test's SAMPLES"
+                    f" or PER_STEP: {exc}")
     return chosen
 
 
