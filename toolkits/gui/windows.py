@@ -7,6 +7,7 @@ their titles, not every X window. Titles match case-insensitively by substring.
 
 from __future__ import annotations
 
+import builtins
 import os
 import shlex
 import shutil
@@ -129,7 +130,7 @@ class Windows:
                 time.sleep(0.01)
         raise AssertionError("unreachable")
 
-    def titles(self) -> list[str]:
+    def titles(self) -> builtins.list[str]:  # `list` here is the method above
         """Titles of all application windows."""
         return [w.title for w in self.list()]
 
