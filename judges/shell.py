@@ -1,6 +1,8 @@
-"""shell.output: what a command prints (in the task's world, or on the host)."""
+"""shell.output, shell.json_object: what a command prints (in the task's world, or on the host)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from ..reset_scripts.shell import Where, run_shell
 from ..runtime.tasks.helpers import Regex, check_text, clip, short
@@ -27,3 +29,27 @@ def shell_output(
         )
     return check_text(what, proc.stdout, equals, contains, regex)
 
+
+
+@judge("shell.json_object")
+def shell_json_object(ctx: StepContext, cmd: str, expected: dict[str, Any], expect_in_result: bool = False,
+                      timeout: float = 30, in_: Where | None = None) -> Verdict:
+    """Run ``cmd`` like ``shell.output`` (any exit code); its output, read as OSWorld's
+    ``check_direct_json_object`` reads it (stripped, ' made ", JSON), has the ``expected`` values
+    at their keys (``ignore_list_order`` in ``expected`` sorts lists first); with
+    ``expect_in_result``, a text is found within the output's and a list names one value the
+    output's list holds (or its text equals)."""
+    import json
+
+    from ._json_object import difference, parse
+
+    proc = run_shell(ctx, cmd, timeout, in_)
+    try:
+        result = parse(proc.stdout)
+    except json.JSONDecodeError as exc:
+        return Verdict.fail(f"the output of `{short(cmd)}` is not a JSON object: {exc}: {clip(proc.stdout.strip())}",
+                            stderr=proc.stderr[:2000])
+    found = difference(result, expected, expect_in_result)
+    if found:
+        return Verdict.fail(f"the output of `{short(cmd)}`: {found}", stdout=proc.stdout[:2000])
+    return Verdict.ok(f"the output of `{short(cmd)}` has the expected values")

@@ -110,6 +110,19 @@ def _is_in_list(env: _Env, part: Part) -> None:
     env.judge("shell.output", cmd=cmd, contains=escape(expected), exit_code=NULL)
 
 
+def _check_direct_json_object(env: _Env, part: Part) -> None:
+    """On a command's output (the getters that read a browser are the chrome domain's)."""
+    _needs(part["func"], "shell.json_object")
+    cmd, rules = _command(env, part), _rules(part)
+    if not isinstance(rules.get("expected"), dict):
+        raise Untranslatable("func check_direct_json_object: its rule has no expected object")
+    unread = sorted(set(rules) - {"expected", "expect_in_result"})
+    if unread:
+        env.out.notes.append(f"check_direct_json_object ignores rule keys {unread} (as OSWorld does)")
+    env.judge("shell.json_object", cmd=cmd, expected=_escaped(rules.get("expected") or {}),
+              expect_in_result=bool(rules.get("expect_in_result")) or None)
+
+
 def _check_include_exclude(env: _Env, part: Part) -> None:
     rules = _rules(part)
     result = part.get("result") or {}
@@ -542,6 +555,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     "exact_match": _exact_match,
     "check_include_exclude": _check_include_exclude,
     "is_in_list": _is_in_list,
+    "check_direct_json_object": _check_direct_json_object,
     "compare_table": _compare_table,
     "compare_docx_files": _compare_docx_files,
     "compare_docx_tables": _compare_docx_part(["tables"]),

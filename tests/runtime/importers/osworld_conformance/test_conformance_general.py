@@ -206,3 +206,30 @@ def test_compare_result_files(desktop_env: Any, deskact: Any, gold_text: str, te
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("output", "rules", "verdict"), [
+    ("{'k1': ['Kilimanjaro'], 'k2': ['Mount Everest']}",
+     {"expected": {"k1": ["Kilimanjaro"], "k2": ["Himalayas", "Everest"]}, "expect_in_result": True}, False),
+    ("{'k1': ['Kilimanjaro'], 'k2': ['Everest', 'K2']}",
+     {"expected": {"k1": ["Kilimanjaro"], "k2": ["Himalayas", "Everest"]}, "expect_in_result": True}, True),
+    ("{'k1': 'Kilimanjaro'}", {"expected": {"k1": ["Kilimanjaro", "Kibo"]}, "expect_in_result": True}, True),
+    ("{'k1': 'Mount Hua'}", {"expected": {"k1": "Hua"}, "expect_in_result": True}, True),
+    ("{'k2': 'Mount Hua'}", {"expected": {"k1": "Hua"}, "expect_in_result": True}, False),  # missing key
+    ("{'a': 1, 'b': [2, 1]}", {"expected": {"a": 1, "b": [2, 1]}}, True),
+    ("{'a': 1, 'b': [1, 2]}", {"expected": {"a": 1, "b": [2, 1]}}, False),
+    ("{'a': 1}", {"expected": {"a": "__EVALUATION_FAILED__"}}, False),
+    ("not json", {"expected": {"a": 1}}, False),
+])
+def test_check_direct_json_object(desktop_env: Any, deskact: Any, output: str, rules: dict[str, Any],
+                                  verdict: bool) -> None:
+    import shlex
+
+    command = f"printf '%s\\n' {shlex.quote(output)}"
+    evaluator = {"func": "check_direct_json_object",
+                 "result": {"type": "vm_command_line", "command": command, "shell": "true"},
+                 "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("general", "check_direct_json_object", _output(command), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
