@@ -16,7 +16,6 @@ import errno
 import fnmatch
 import io
 import os
-import shutil
 import stat as stat_mod
 import tempfile
 from collections.abc import Iterator
@@ -24,7 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
-from ..world.rooted import OutsideRoot, Root
+from ..world.rooted import OutsideRoot, Root, check_size
 
 
 class StepPath:
@@ -155,6 +154,12 @@ class StepPath:
         if flags is None:
             raise ValueError(f"unsupported mode {mode!r}")
         fd = self.root.open_regular(self.inner, flags)
+        if kind == "r":
+            try:
+                check_size(fd, self.inner)  # a reader of the whole file (csv) must not take 100 GB
+            except OSError:
+                os.close(fd)
+                raise
         if "b" in mode:
             return os.fdopen(fd, mode, buffering)
         return os.fdopen(fd, mode, buffering, encoding=encoding or "utf-8", errors=errors, newline=newline)
@@ -182,6 +187,7 @@ class StepPath:
         (in this process only: a child process has other descriptors)."""
         fd = self.root.open_regular(self.inner)
         try:
+            check_size(fd, self.inner)
             yield Path(f"/proc/self/fd/{fd}")
         finally:
             os.close(fd)
@@ -191,11 +197,7 @@ class StepPath:
         """A private host copy of this file with the same name (for a tool run as another process)."""
         with tempfile.TemporaryDirectory(prefix="deskact-copy-") as tmp:
             copy = Path(tmp, self.name or "file")
-            with self.open("rb") as src, copy.open("wb") as dst:
-                if limit is None:
-                    shutil.copyfileobj(src, dst)
-                else:
-                    dst.write(src.read(limit))
+            copy.write_bytes(self.read_bytes(limit))  # bounded as read_bytes is
             yield copy
 
     def bytes_io(self, limit: int | None = None) -> io.BytesIO:

@@ -32,6 +32,8 @@ _SYS_OPENAT2 = 437  # the same number on x86_64 and aarch64 (the generic table)
 RESOLVE_NO_MAGICLINKS = 0x02
 RESOLVE_BENEATH = 0x08
 RESOLVE_IN_ROOT = 0x10
+MAX_READ = 512 << 20
+"""The most a host step reads of one file when it names no limit."""
 _RETRIES = 64  # openat2 answers EAGAIN when a rename raced a ".." walk: try again
 
 
@@ -65,6 +67,12 @@ def openat2(dirfd: int, path: str, flags: int, mode: int = 0, resolve: int = 0) 
             raise OutsideRoot(err, "leads outside the root it must stay in", path)
         raise OSError(err, os.strerror(err), path)
     raise OSError(errno.EAGAIN, "the path kept changing while it was resolved", path)
+
+
+def check_size(fd: int, path: str) -> None:
+    """Refuse a file larger than MAX_READ before reading any of it (its size as stat says)."""
+    if os.fstat(fd).st_size > MAX_READ:
+        raise OSError(errno.EFBIG, f"is larger than the {MAX_READ >> 20} MB a host step reads", path)
 
 
 def _split(path: str) -> tuple[str, str]:
@@ -146,10 +154,18 @@ class Root:
         return fd
 
     def read_bytes(self, path: str, limit: int | None = None) -> bytes:
-        """The file's bytes (at most ``limit``)."""
+        """The file's bytes: at most ``limit``; without one, a file larger than ``MAX_READ`` is
+        refused (a sparse ``truncate -s 100G`` costs the world no disk, read whole it would
+        cost the host 100 GB of memory)."""
         fd = self.open_regular(path)
         with os.fdopen(fd, "rb") as f:
-            return f.read() if limit is None else f.read(limit)
+            if limit is not None:
+                return f.read(limit)
+            check_size(f.fileno(), path)
+            data = f.read(MAX_READ + 1)  # it may grow meanwhile
+            if len(data) > MAX_READ:
+                raise OSError(errno.EFBIG, f"is larger than the {MAX_READ >> 20} MB a host step reads", path)
+            return data
 
     def listdir(self, path: str) -> list[str]:
         with self.opened(path, os.O_RDONLY | os.O_DIRECTORY) as fd:

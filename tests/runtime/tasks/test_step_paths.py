@@ -86,3 +86,16 @@ def test_the_suites_files_are_read_beneath_their_folder(ctx: StepContext, tmp_pa
     assert not ctx.path(f"{ctx.files}/../host.txt").exists()
     with pytest.raises(OSError, match="leads outside the root"):
         ctx.path(f"{ctx.files}/../host.txt").read_text()
+
+
+def test_a_huge_sparse_file_is_not_opened_for_reading(ctx: StepContext) -> None:
+    from deskact.runtime.world.rooted import MAX_READ
+
+    with open(ctx.workspace / "huge.csv", "wb") as f:
+        f.truncate(MAX_READ + 1)
+    p = ctx.path("huge.csv")
+    for read in (lambda: p.open().close(), p.read_bytes, p.bytes_io):
+        with pytest.raises(OSError, match="is larger than"):
+            read()
+    with pytest.raises(OSError, match="is larger than"), p.opened_path():
+        pass

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 import pytest
-from deskact.runtime.world.rooted import RESOLVE_BENEATH, RESOLVE_IN_ROOT, OutsideRoot, Root
+from deskact.runtime.world.rooted import MAX_READ, RESOLVE_BENEATH, RESOLVE_IN_ROOT, OutsideRoot, Root
 
 
 @pytest.fixture
@@ -110,3 +110,14 @@ def test_a_read_only_root_refuses_every_write(tree: tuple[Path, Path]) -> None:
         with pytest.raises(PermissionError):
             write()
     assert (root / "etc" / "x").read_text() == "inside"
+
+
+def test_a_huge_sparse_file_is_refused_before_it_is_read(tree: tuple[Path, Path]) -> None:
+    """`truncate -s 100G` costs the world no disk; read whole, it would cost the host the memory."""
+    root, _ = tree
+    with open(root / "huge", "wb") as f:
+        f.truncate(MAX_READ + 1)
+    r = Root(str(root))
+    with pytest.raises(OSError, match="is larger than"):
+        r.read_bytes("huge")
+    assert r.read_bytes("huge", limit=3) == b"\0\0\0"  # a bounded read is fine
