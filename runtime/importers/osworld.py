@@ -239,7 +239,8 @@ def _task(raw: dict[str, Any], t: _Task, uid: str, domain: str) -> dict[str, Any
         step("reset", "files.mkdir", path="${HOME}/Desktop"), *t.reset]
     task: dict[str, Any] = {"id": t.task_id, "instruction": escape(str(raw["instruction"]))}
     # Screenshots only where an app is on screen; the rest can be done in code.
-    if domain.startswith("libreoffice") or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before):
+    on_screen = t.setup.keys or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before)
+    if domain.startswith("libreoffice") or on_screen:
         task.update(visual=True, toolkits=[DESKTOP_TOOLKIT])
     task.update(tags=["osworld", domain], imported_from=f"osworld:{domain}/{uid}", reset=reset)
     if t.before:

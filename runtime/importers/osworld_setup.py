@@ -6,10 +6,10 @@ tasks depend on), anything else as an argv with no shell; it ignores exit codes 
 a command 120 s. The VM's home ``/home/user`` (and ``~``) is the task's ``${HOME}``;
 ``sudo`` is dropped because set-up runs as the root of the task's world.
 
-pyautogui scripts are read, never dropped blindly: a click in the screen's centre with
-sleeps (focus) is noted, ctrl+s before judging becomes ``apps.save``, ctrl+alt+t at set-up
-``apps.terminal``, and any other key or click script (a terminal typed into, a dialog
-answered) is a report reason.
+pyautogui scripts are read call by call (``osworld_pyautogui``), never dropped blindly: a
+click in the screen's centre (focus) is noted, ctrl+s before judging becomes ``apps.save``,
+ctrl+alt+t at set-up ``apps.terminal``, other keys and typed text ``xdotool`` in the world;
+clicks, drags and scrolls at coordinates are report reasons.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+from . import osworld_pyautogui as pyautogui
 from .common import Untranslatable, escape, has_step, step
 
 VM_HOME = "/home/user"
@@ -30,8 +31,6 @@ CACHE_DIR = "/tmp/osworld-cache"
 host-side cache folder), for a later ``cache_file`` result to read."""
 OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")
 _SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
-_PYAUTOGUI_CALL = re.compile(r"pyautogui\.(\w+)\(([^()]*)\)")
-_CENTRE = {"960, 540", "x=960, y=540"}
 _GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
 
 
@@ -76,34 +75,6 @@ def command_line(command: str | list[str], shell: bool = False) -> str:
     return escape(line).replace(VM_HOME, "${HOME}")
 
 
-def _pyautogui_calls(command: str | list[str]) -> list[tuple[str, str]] | None:
-    """(function, arguments) of a ``python -c "import pyautogui; ..."`` script; None if not one."""
-    text = command if isinstance(command, str) else " ".join(map(str, command))
-    if "pyautogui" not in text:
-        return None
-    return _PYAUTOGUI_CALL.findall(text)
-
-
-def _keys(args: str) -> list[str]:
-    return re.findall(r"['\"]([^'\"]+)['\"]", args)
-
-
-def pyautogui_kind(command: str | list[str]) -> str | None:
-    """``focus`` (centre clicks, sleeps), ``save`` (ctrl+s), ``terminal`` (ctrl+alt+t: Ubuntu opens a
-    terminal), ``other``, or None (no pyautogui)."""
-    calls = _pyautogui_calls(command)
-    if calls is None:
-        return None
-    focus = [(f, a) for f, a in calls if not (f == "click" and a.strip() in _CENTRE)]
-    if not focus:
-        return "focus"
-    if all(f == "hotkey" and _keys(a) == ["ctrl", "s"] for f, a in calls):
-        return "save"
-    if focus == [("hotkey", a) for f, a in focus] and all(_keys(a) == ["ctrl", "alt", "t"] for _, a in focus):
-        return "terminal"
-    return "other"
-
-
 class Setup:
     """What the set-up of one task becomes: steps, notes, and what the world must have."""
 
@@ -113,6 +84,8 @@ class Setup:
         self.notes: list[str] = []
         self.needs_world = False
         self.office = False
+        self.keys = False
+        """Keys are sent to the task's display: the task needs one (visual)."""
 
     def item(self, item: Any, into: list[dict[str, Any]], where: str) -> None:
         """One ``{type, parameters}`` of ``config`` (``where`` = config) or ``postconfig``."""
@@ -158,7 +131,7 @@ class Setup:
         unknown = sorted(set(p) - {"command", "shell", "stdout", "stderr"})
         if unknown:
             raise Untranslatable(f"execute parameters {unknown}: not translated (OSWorld retries until a condition)")
-        kind = pyautogui_kind(cmd)
+        kind = pyautogui.kind(cmd)
         if kind == "focus":
             self.notes.append(f"{where} pyautogui click in the screen's centre dropped (the app's window has focus)")
             return
@@ -173,9 +146,15 @@ class Setup:
                 into.append(step("reset", "apps.terminal"))
             self.notes.append("ctrl+alt+t (Ubuntu's terminal shortcut) became apps.terminal")
             return
+        if kind == "keys":
+            # Keys go to the focused window of the task's display; OSWorld ignores the script's exit code.
+            into.append(step("reset", "shell.run", cmd=escape(f"{pyautogui.xdotool(cmd)} || true"), timeout=SHELL_TIMEOUT))
+            self.needs_world = self.keys = True
+            return
         if kind is not None:
-            calls = ", ".join(f"{f}({a})" for f, a in _pyautogui_calls(cmd) or [])
-            raise Untranslatable(f"pyautogui script: {where} presses keys or clicks: {calls}"[:300])
+            found = ", ".join(f"{f}({a})" for f, a in pyautogui.calls(cmd) or [] if not f.startswith("time."))
+            raise Untranslatable(f"pyautogui script: {where} clicks at coordinates, scrolls or types into"
+                                 f" a GNOME terminal: {found}"[:300])
         check_not_gnome(cmd, f"{where} command")
         line = command_line(cmd, bool(p.get("shell")))
         for stream, fd in (("stdout", ""), ("stderr", "2")):

@@ -12,7 +12,8 @@ import yaml
 from deskact.runtime.importers import ImportOptions, ImportReport
 from deskact.runtime.importers.common import REPORT_JSON, REPORT_MD, SUITE_FILE, ImportError_
 from deskact.runtime.importers.osworld import command_line, import_osworld, vm_path
-from deskact.runtime.importers.osworld_setup import pyautogui_kind
+from deskact.runtime.importers.osworld_pyautogui import kind as pyautogui_kind
+from deskact.runtime.importers.osworld_pyautogui import xdotool
 from deskact.runtime.tasks.task import load_tasks
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "osworld" / "examples"
@@ -153,7 +154,7 @@ def test_gnome_settings_are_reported(imported: tuple[Path, ImportReport]) -> Non
 def test_pyautogui_scripts_are_translated_or_reported(imported: tuple[Path, ImportReport]) -> None:
     """A terminal typed into after the episode measured os-13584542's answer: reported, not dropped."""
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
-    assert any(r.startswith("pyautogui script: postconfig presses keys") and "write('stty size')" in r
+    assert any(r.startswith("pyautogui script: postconfig clicks at coordinates, scrolls or types") and "write('stty size')" in r
                for r in reasons["13584542"])
     script = "import pyautogui; import time; {} time.sleep(0.5);"
     assert pyautogui_kind(["python", "-c", script.format("pyautogui.click(960, 540);")]) == "focus"
@@ -161,7 +162,13 @@ def test_pyautogui_scripts_are_translated_or_reported(imported: tuple[Path, Impo
     assert pyautogui_kind(["python", "-c", script.format("pyautogui.hotkey('ctrl', 's');")]) == "save"
     assert pyautogui_kind(["python", "-c", script.format('pyautogui.hotkey("ctrl", "alt", "t");')]) == "terminal"
     assert pyautogui_kind(["python", "-c", script.format("pyautogui.click(500, 500);")]) == "other"
-    assert pyautogui_kind(["python", "-c", script.format("pyautogui.hotkey('ctrl', 's'); pyautogui.press('enter');")]) == "other"
+    assert pyautogui_kind(["python", "-c", script.format("pyautogui.scroll(-2);")]) == "other"
+    typed = script.format("pyautogui.hotkey('ctrl', 's'); pyautogui.press('enter', presses=3); pyautogui.write('a b');")
+    assert pyautogui_kind(["python", "-c", typed]) == "keys"
+    assert xdotool(["python", "-c", typed]) == ("xdotool key ctrl+s && xdotool key --repeat 3 --delay 10 Return"
+                                                 " && xdotool type --delay 20 'a b' && sleep 0.5")
+    # Text typed into the terminal ctrl+alt+t opens on Ubuntu: openbox opens none.
+    assert pyautogui_kind(["python", "-c", script.format("pyautogui.hotkey('ctrl', 'alt', 't'); pyautogui.write('ls');")]) == "other"
     assert pyautogui_kind(["ls", "-l"]) is None
 
 
