@@ -15,6 +15,15 @@ if TYPE_CHECKING:
     from deskact.toolkits.base import ServiceHandle
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by markers
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that asks for an X server needs a display, marked so or not: `-m "not display"`
+    (make check) leaves it out."""
+    for item in items:
+        if {"requires_xvfb", "xdisplay"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.display)
+
+
 @pytest.fixture
 def requires_xvfb() -> None:
     """Skip (with the reason) where no X server can be started; everything else must work."""

@@ -24,6 +24,9 @@ from deskact.runtime.world.base import PACKAGE_ROOT
 sys.path.insert(0, str(Path(__file__).parents[1]))
 from package_install import BIN, doc_files, installed, write_package
 
+# Seconds each (a package pip-installed, suites run through the CLI): not in make check's fast tests.
+pytestmark = pytest.mark.slow
+
 DOC = PACKAGE_ROOT / "docs" / "toolkits.md"
 SECTION = "## End to end: a toolkit package of your own"
 # Only the default sandbox: no overrides of sandbox, world or toolkits; no display is needed.

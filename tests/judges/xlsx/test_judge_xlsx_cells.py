@@ -55,6 +55,7 @@ def test_xlsx_cells_validation() -> None:
         spec.validate({"path": "a.xlsx", "cells": {"A1": 1}, "sheets": "x"})
 
 
+@pytest.mark.slow  # LibreOffice recomputes the workbook: about 9 s
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")
 def test_xlsx_formulas_without_cached_values_are_computed(ctx: StepContext) -> None:
     # openpyxl writes formulas without results: the judge must compute them, not see None.

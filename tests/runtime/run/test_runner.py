@@ -145,6 +145,7 @@ SLOW = "tasks:\n" + "".join(
 """ for i in range(5))
 
 
+@pytest.mark.slow  # a suite interrupted and resumed through the CLI: about 10 s
 def test_resume_after_sigint_in_the_middle_completes_the_suite(tmp_path: Path):
     folder = suite(tmp_path, SLOW)
     out = tmp_path / "out"

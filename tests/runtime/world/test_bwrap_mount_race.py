@@ -17,6 +17,7 @@ from deskact.runtime.world.kernel import KernelSession
 from deskact.runtime.world.world import World, world_status
 
 
+@pytest.mark.slow  # worlds made and closed for seconds while kernels start
 def test_kernel_only_sandboxes_start_while_worlds_churn() -> None:
     ok, why = world_status()
     if not ok or not sandbox.sandbox_status()[0]:

@@ -21,6 +21,9 @@ from deskact.runtime.world.base import PACKAGE_ROOT
 sys.path.insert(0, str(Path(__file__).parents[3]))
 from package_install import BIN, doc_files, installed, write_package
 
+# Seconds each (a package pip-installed, suites run through the CLI): not in make check's fast tests.
+pytestmark = pytest.mark.slow
+
 DOC = PACKAGE_ROOT / "docs" / "models.md"
 SECTION = "## Your own provider or agent"
 ENV = {**os.environ, "DESKACT_CONFIG": "", "DESKACT_DISPLAY_MODE": "none", "NO_COLOR": "1", "COLUMNS": "200"}

@@ -144,6 +144,7 @@ def test_sleep_is_interrupted(session: KernelSession) -> None:
     assert_usable(session)
 
 
+@pytest.mark.slow  # waits out the interrupt's grace period before the restart: about 6 s
 def test_sigint_ignoring_loop_is_restarted_and_preloaded(session: KernelSession) -> None:
     code = "lost = 1\nimport signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True: pass"
     r = session.execute(code, timeout=1)
@@ -152,6 +153,7 @@ def test_sigint_ignoring_loop_is_restarted_and_preloaded(session: KernelSession)
     assert r.result == "(False, 'yes')"
 
 
+@pytest.mark.slow  # waits out the interrupt's grace period before the restart: about 6 s
 def test_blocking_c_call_is_restarted(session: KernelSession) -> None:
     # Catastrophic backtracking runs in C holding the GIL: no signal handler can run.
     r = session.execute("import re\nre.match(r'(a+)+$', 'a' * 64 + 'b')", timeout=1)
@@ -159,6 +161,7 @@ def test_blocking_c_call_is_restarted(session: KernelSession) -> None:
     assert_usable(session)
 
 
+@pytest.mark.slow  # waits out the interrupt's grace period before the restart: about 6 s
 def test_stuck_await_is_restarted(session: KernelSession) -> None:
     r = session.execute("import asyncio\nawait asyncio.Event().wait()", timeout=1)
     assert (r.status, r.restarted) == ("timeout", True)
