@@ -127,3 +127,25 @@ def xlsx_ranges(ctx: StepContext, path: str, sheet: str | int, gold: str | None 
         more = f" and {len(problems) - 6} more" if len(problems) > 6 else ""
         return Verdict.fail(f"{p.name} sheet {sheet}: " + "; ".join(problems[:6]) + more, differences=problems[:50])
     return Verdict.ok(f"{p.name} sheet {sheet}: every cell matches")
+
+
+@judge("xlsx.contains_in_order")
+def xlsx_contains_in_order(ctx: StepContext, path: str, cells: str, expected: list[str | list[str]]) -> Verdict:
+    """The cells of the range ``cells`` (one column or row, read in order from the active sheet, as
+    openpyxl gives them: a formula as its text) each contain the matching ``expected`` text, or one
+    of the matching list of texts: OSWorld's ``compare_conference_city_in_order``."""
+    import openpyxl
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
+    ws = openpyxl.load_workbook(str(p)).active
+    values = [cell.value for row in ws[cells] for cell in row]
+    if len(expected) < len(values):
+        return Verdict.fail(f"{cells} has {len(values)} cells but only {len(expected)} expected values are given")
+    for n, (value, want) in enumerate(zip(values, expected)):
+        options = [want] if isinstance(want, str) else want
+        if not isinstance(value, str) or not any(option in value for option in options):
+            return Verdict.fail(f"{p.name} {ws.title}: cell {n + 1} of {cells} is {clip(value, 60)},"
+                                f" which holds none of {clip(options, 80)}")
+    return Verdict.ok(f"{p.name} {ws.title}: {cells} holds the expected texts in order")

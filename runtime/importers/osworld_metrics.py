@@ -430,6 +430,12 @@ def _compare_result_files(env: _Env, part: Part) -> None:
     env.judge("files.compare_text", path=path, reference=reference, result_number=True)
 
 
+def _compare_conference_city_in_order(env: _Env, part: Part) -> None:
+    _needs(part["func"], "xlsx.contains_in_order")
+    expected = _rule(part, "expected")
+    env.judge("xlsx.contains_in_order", path=_result_file(env, part), cells="C2:C22", expected=_escaped(expected))
+
+
 def _compare_csv(env: _Env, part: Part) -> None:
     _needs(part["func"], "csv.compare")
     opts = _known_options(part, {"strict", "ignore_case"}, {})
@@ -584,6 +590,7 @@ METRICS: dict[str, Callable[[_Env, Part], None]] = {
     **dict.fromkeys(_LO_SETTINGS, _libreoffice_setting),
     "compare_text_file": _compare_text_file,
     "compare_csv": _compare_csv,
+    "compare_conference_city_in_order": _compare_conference_city_in_order,
     "check_list": _check_list,
     "check_json": _check_json,
     "compare_images": _compare_images,

@@ -59,3 +59,11 @@ def test_unknown_rule_keys_are_refused_when_the_task_loads(ctx: StepContext) -> 
 @pytest.mark.parametrize(("a", "b", "ratio"), [("", "", 100.0), ("a", "", 0.0), ("12 Main Rd", "12 Main Road", 2000 / 22)])
 def test_similarity_is_rapidfuzz_ratio(a: str, b: str, ratio: float) -> None:
     assert similarity(a, b) == pytest.approx(ratio)
+
+
+def test_contains_in_order(ctx: StepContext) -> None:
+    _book(ctx.workspace / "out.xlsx", [["Paris, France"], ["Rome"], [None]])
+    params = {"path": "out.xlsx", "cells": "A1:A2", "expected": ["Paris", ["Roma", "Rome"]]}
+    assert run_judge("xlsx.contains_in_order", params, ctx).passed
+    v = run_judge("xlsx.contains_in_order", {**params, "cells": "A1:A3", "expected": ["Paris", "Rome", "Oslo"]}, ctx)
+    assert not v.passed and "cell 3 of A1:A3 is None, which holds none of ['Oslo']" in v.feedback, v.feedback

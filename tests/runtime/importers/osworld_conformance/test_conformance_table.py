@@ -424,3 +424,25 @@ def test_compare_table_rows_columns_and_validations(desktop_env: Any, deskact: A
     ours = deskact.passes(evaluator, {GOLD_URL: gold})
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+CITIES = ["Scottsdale", "Atlanta", ["Montreal", "Montréal"], "San Diego", ["New York", "NYC"]] + ["Lille"] * 16
+
+
+@pytest.mark.parametrize(("cities", "verdict"), [
+    (["Scottsdale, AZ", "Atlanta", "Montréal", "San Diego", "NYC"] + ["Lille"] * 16, True),
+    (["Scottsdale", "Atlanta", "Montreal", "San Diego", "New York City"] + ["Lille, France"] * 16, True),
+    (["Atlanta", "Scottsdale", "Montreal", "San Diego", "NYC"] + ["Lille"] * 16, False),
+    (["Scottsdale", "Atlanta", "Toronto", "San Diego", "NYC"] + ["Lille"] * 16, False),
+    (["Scottsdale", "Atlanta", "Montreal", "San Diego", "NYC"] + ["Lille"] * 15, False),  # an empty cell
+])
+def test_compare_conference_city_in_order(desktop_env: Any, deskact: Any, cities: list[str], verdict: bool) -> None:
+    rows = [["Conference", "Year", "City"]] + [["C", 2000 + n, city] for n, city in enumerate(cities)]
+    result_path = _book(deskact.home_file(RESULT), {"Sheet1": rows})
+    rules = {"expected": CITIES}
+    evaluator = {"func": "compare_conference_city_in_order", "result": {"type": "vm_file", "path": RESULT},
+                 "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("table", "compare_conference_city_in_order", str(result_path), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
