@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[4]
-PYTHON = ROOT / ".venv-conformance" / "bin" / "python"
+PYTHON = Path(os.environ.get("DESKACT_CONFORMANCE_PYTHON") or ROOT / ".venv-conformance" / "bin" / "python")
+"""The conformance venv's python (DESKACT_CONFORMANCE_PYTHON points elsewhere: the gate's own test)."""
 SERVER = Path(__file__).with_name("desktop_env_server.py")
 
 
