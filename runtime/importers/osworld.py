@@ -164,6 +164,10 @@ def _evaluator(t: _Task, ev: dict[str, Any]) -> None:
     if ev.get("func") == "infeasible":
         _infeasible(t, ev)
         return
+    if "result" in ev:
+        results = ev["result"]
+        ev = {**ev, "result": [getters.stderr_as_output(r) for r in results] if isinstance(results, list)
+              else getters.stderr_as_output(results)}
     for part in split_parts(ev) if ev.get("func") else []:
         if part["func"] == "infeasible":
             raise Untranslatable("func infeasible in a list: a task is either infeasible or not")

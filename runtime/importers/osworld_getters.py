@@ -10,6 +10,7 @@ and names every getter deskact does not read, with the reason.
 
 from __future__ import annotations
 
+import shlex
 from typing import Any
 
 from .common import Untranslatable
@@ -19,6 +20,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "cloud_file": {"type", "path", "dest", "multi", "gives"},
     "cache_file": {"type", "path"},
     "vm_command_line": {"type", "command", "shell"},
+    "vm_command_error": {"type", "command", "shell"},  # read as vm_command_line (stderr_as_output)
     "vm_terminal_output": {"type"},
     "rule": {"type", "rules"},
 }
@@ -48,7 +50,6 @@ GETTER_REASONS: dict[str, str] = {
     "rule_relativeTime": "rules relative to the day the task runs: no judge computes them",
     "time_diff_range": "a time range relative to the run: no judge computes it",
     "calc_insensitive_md5": "a case-insensitive md5 of a sheet: no judge computes it",
-    "vm_command_error": "a command's stderr: no translated metric reads it yet",
     "": "an empty getter type (OSWorld's template)",
 }
 """Getters reported, with the reason."""
@@ -65,3 +66,18 @@ def check_keys(spec: Any, where: str) -> None:
     extra = sorted(set(spec) - GETTER_KEYS.get(kind, set(spec)))
     if extra:
         raise Untranslatable(f"{where} type {kind} keys {extra}: not translated")
+
+
+def stderr_as_output(spec: Any) -> Any:
+    """``vm_command_error`` (a command's stderr, OSWorld's server's ``error``) as the
+    ``vm_command_line`` output of the same command with its stderr sent to stdout and its stdout
+    dropped, so every metric translation that reads a command's output reads it too."""
+    if not isinstance(spec, dict) or spec.get("type") != "vm_command_error":
+        return spec
+    extra = sorted(set(spec) - {"type", "command", "shell"})
+    if extra:
+        raise Untranslatable(f"result type vm_command_error keys {extra}: not translated")
+    cmd = spec["command"]
+    inner = cmd if spec.get("shell") and isinstance(cmd, str) else shlex.join(
+        [str(a) for a in cmd] if isinstance(cmd, list) else shlex.split(cmd))
+    return {"type": "vm_command_line", "command": f"{{ {inner} ; }} 2>&1 >/dev/null", "shell": True}

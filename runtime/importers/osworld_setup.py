@@ -31,6 +31,9 @@ CACHE_DIR = "/tmp/osworld-cache"
 host-side cache folder), for a later ``cache_file`` result to read."""
 OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")
 _SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
+_OPEN_TERMINAL = re.compile(r"(export DBUS_SESSION_BUS_ADDRESS=\S+\s*\n\s*)?gnome-terminal(\s+--maximize)?"
+                            r"(\s+--working-directory=(?P<dir>[\w/.~-]+))?\s*")
+"""OSWorld opening a terminal for the agent (GNOME's, maximized, in a folder): ``apps.terminal``."""
 _GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
 
 
@@ -155,6 +158,10 @@ class Setup:
             found = ", ".join(f"{f}({a})" for f, a in pyautogui.calls(cmd) or [] if not f.startswith("time."))
             raise Untranslatable(f"pyautogui script: {where} clicks at coordinates, scrolls or types into"
                                  f" a GNOME terminal: {found}"[:300])
+        opened = _OPEN_TERMINAL.fullmatch(cmd) if isinstance(cmd, str) and where == "config" else None
+        if opened:
+            self._terminal_in(opened.group("dir"), into)
+            return
         check_not_gnome(cmd, f"{where} command")
         line = command_line(cmd, bool(p.get("shell")))
         for stream, fd in (("stdout", ""), ("stderr", "2")):
@@ -163,6 +170,16 @@ class Setup:
         # `|| true`: OSWorld ignores a set-up command's exit code.
         into.append(step("reset", "shell.run", cmd=f"{line} || true", timeout=SHELL_TIMEOUT))
         self.needs_world = True
+
+    def _terminal_in(self, folder: str | None, into: list[dict[str, Any]]) -> None:
+        """The agent's terminal (xterm here), in ``folder`` as gnome-terminal's --working-directory."""
+        if {"apps.terminal": {}} not in into:
+            into.append(step("reset", "apps.terminal"))
+        self.notes.append("gnome-terminal became apps.terminal (an xterm)")
+        if folder:
+            typed = f"xdotool type --delay 20 {shlex.quote(f'cd {folder} && clear')} && xdotool key Return || true"
+            into.append(step("reset", "shell.run", cmd=escape(typed).replace(VM_HOME, "${HOME}"), timeout=SHELL_TIMEOUT))
+            self.needs_world = self.keys = True
 
     def _close_window(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         if p.get("strict") or p.get("by_class"):

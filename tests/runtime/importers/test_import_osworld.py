@@ -143,12 +143,28 @@ def test_setup_runs_under_bin_sh_as_in_osworld(imported: tuple[Path, ImportRepor
     assert re.escape("/bin/sh ./my_process.sh") in judge["shell.output"]["regex"]
 
 
+def test_command_error_result_reads_stderr(imported: tuple[Path, ImportReport]) -> None:
+    task = _tasks(imported[0])["osworld-multi-apps-69acbb55"]
+    (judge,) = task["judge"]
+    assert judge["shell.output"]["cmd"] == (
+        "/bin/sh -c '{ python -c '\"'\"'from InstructorEmbedding import INSTRUCTOR;'\"'\"' ; } 2>&1 >/dev/null'")
+    assert "Error" in judge["shell.output"]["regex"]
+
+
 def test_gnome_settings_are_reported(imported: tuple[Path, ImportReport]) -> None:
     """os-a4d98375 asks for the screen lock; GNOME's default here already said true, so a
     do-nothing agent passed. deskact's desktop is not GNOME: such commands are reasons."""
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
     assert "GNOME: result command runs gsettings; deskact's desktop is not GNOME" in reasons["a4d98375"]
-    assert any(r.startswith("GNOME: config command runs gnome-terminal") for r in reasons["2b9493d7"])
+    # Its terminal is opened as apps.terminal; killing gnome-terminal-server before judging is not.
+    assert reasons["2b9493d7"] == ["GNOME: postconfig command runs gnome-terminal; deskact's desktop is not GNOME"]
+
+
+def test_a_terminal_opened_for_the_agent_becomes_apps_terminal_in_its_folder(imported: tuple[Path, ImportReport]) -> None:
+    task = _tasks(imported[0])["osworld-multi-apps-2c9fc0de"]
+    assert {"apps.terminal": {}} in task["reset"] and task["visual"] is True
+    typed = [s["shell.run"]["cmd"] for s in task["reset"] if "xdotool" in str(s)]
+    assert typed == ["xdotool type --delay 20 'cd ${HOME}/projects/binder && clear' && xdotool key Return || true"]
 
 
 def test_pyautogui_scripts_are_translated_or_reported(imported: tuple[Path, ImportReport]) -> None:
