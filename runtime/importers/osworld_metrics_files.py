@@ -1,0 +1,136 @@
+"""OSWorld metrics on command output, text files, JSON and images -> deskact judges (``FILES``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .common import NULL, Untranslatable, escape, step
+from .osworld_metrics_env import (
+    MetricEnv,
+    Part,
+    command_of,
+    escaped,
+    known_options,
+    literal,
+    needs_judge,
+    result_and_gold,
+    result_file,
+    rules_of,
+    text_result,
+)
+
+
+def _lacks(text: str) -> str:
+    """A regex that matches a text not containing ``text`` anywhere (``\\A`` anchors it once)."""
+    return escape(r"\A(?![\s\S]*" + literal(text) + ")")
+
+
+def _exact_match(env: MetricEnv, part: Part) -> None:
+    """``result == expected``: the whole output, its final newline included (``\\Z`` is the very end)."""
+    cmd, expected = command_of(env, part), str(rules_of(part)["expected"])
+    env.judge("shell.output", cmd=cmd, regex=escape(r"\A" + literal(expected) + r"\Z"), exit_code=NULL)
+
+
+def _is_in_list(env: MetricEnv, part: Part) -> None:
+    """``expected in result`` on a command's output (a string) is a substring test."""
+    cmd, expected = command_of(env, part), str(rules_of(part)["expected"])
+    env.judge("shell.output", cmd=cmd, contains=escape(expected), exit_code=NULL)
+
+
+def _check_direct_json_object(env: MetricEnv, part: Part) -> None:
+    """On a command's output (the getters that read a browser are the chrome domain's)."""
+    needs_judge(part["func"], "shell.json_object")
+    cmd, rules = command_of(env, part), rules_of(part)
+    if not isinstance(rules.get("expected"), dict):
+        raise Untranslatable("func check_direct_json_object: its rule has no expected object")
+    unread = sorted(set(rules) - {"expected", "expect_in_result"})
+    if unread:
+        env.out.notes.append(f"check_direct_json_object ignores rule keys {unread} (as OSWorld does)")
+    env.judge("shell.json_object", cmd=cmd, expected=escaped(rules.get("expected") or {}),
+              expect_in_result=bool(rules.get("expect_in_result")) or None)
+
+
+def _check_include_exclude(env: MetricEnv, part: Part) -> None:
+    rules = rules_of(part)
+    result = part.get("result") or {}
+    if result.get("type") == "vm_terminal_output":
+        # OSWorld reads the text of the terminal it opens with ctrl+alt+t: a terminal opened at
+        # reset, read back with terminal.text.
+        if not any("apps.terminal" in s for s in env.out.reset):
+            env.out.reset.append(step("reset", "apps.terminal"))
+            env.out.notes.append("a terminal window is opened at reset (OSWorld reads its text)")
+        for text in rules.get("include", []):
+            env.judge("terminal.text", contains=escape(text))
+        for text in rules.get("exclude", []):
+            env.judge("terminal.text", regex=_lacks(text))
+        return
+    cmd = command_of(env, part)
+    for text in rules.get("include", []):
+        env.judge("shell.output", cmd=cmd, contains=escape(text), exit_code=NULL)
+    for text in rules.get("exclude", []):
+        env.judge("shell.output", cmd=cmd, regex=_lacks(text), exit_code=NULL)
+
+
+def _check_list(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "files.lines")
+    rules = rules_of(part)
+    env.judge("files.lines", path=text_result(env, part), expect=[escape(r) for r in rules.get("expect", [])],
+              unexpect=[escape(r) for r in rules.get("unexpect", [])])
+
+
+def _compare_text_file(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "files.compare_text")
+    opts = known_options(part, {"ignore_blanks", "ignore_case"}, {})
+    path, reference = result_and_gold(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, **opts)
+
+
+def _diff_text_file(env: MetricEnv, part: Part) -> None:
+    """difflib's ratio of the two files' lines is 1 only when the lines are the same."""
+    needs_judge(part["func"], "files.compare_text")
+    path, reference = result_and_gold(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, by_lines=True)
+
+
+def _compare_result_files(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "files.compare_text")
+    path, reference = result_and_gold(env, part)
+    env.judge("files.compare_text", path=path, reference=reference, result_number=True)
+
+
+def _check_json(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "config.rules")
+    opts = known_options(part, {"is_yaml"}, {})
+    rules = rules_of(part)
+    env.judge("config.rules", path=result_file(env, part), expect=escaped(rules.get("expect") or []),
+              unexpect=escaped(rules.get("unexpect") or []), yaml_file=bool(opts.get("is_yaml")) or None)
+
+
+def _compare_images(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "image.same_gray")
+    known_options(part, set(), {"reference_base_result": "scores the gain over a base similarity, not a match"})
+    path, reference = result_and_gold(env, part)
+    env.judge("image.same_gray", path=path, reference=reference)
+
+
+def _compare_image_list(env: MetricEnv, part: Part) -> None:
+    """A list of images, each the same as its gold one; a multi getter gives the metric only the
+    first of each list (gives: [0]), so only those are compared, as in OSWorld."""
+    needs_judge(part["func"], "image.identical")
+    path, reference = result_and_gold(env, part)
+    env.judge("image.identical", path=path, reference=reference)
+
+
+FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
+    "exact_match": _exact_match,
+    "check_include_exclude": _check_include_exclude,
+    "is_in_list": _is_in_list,
+    "check_direct_json_object": _check_direct_json_object,
+    "check_list": _check_list,
+    "check_json": _check_json,
+    "compare_text_file": _compare_text_file,
+    "diff_text_file": _diff_text_file,
+    "compare_result_files": _compare_result_files,
+    "compare_images": _compare_images,
+    "compare_image_list": _compare_image_list,
+}

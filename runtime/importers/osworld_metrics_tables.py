@@ -1,0 +1,174 @@
+"""OSWorld's spreadsheet metrics (``compare_table`` and its rules, ``compare_csv``, the conference
+cities) -> deskact judges (``TABLES``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import Any
+
+from .common import Untranslatable
+from .osworld_metrics_env import (
+    MetricEnv,
+    Part,
+    escaped,
+    known_options,
+    listed_files,
+    needs_judge,
+    result_and_gold,
+    result_file,
+    rule_value,
+)
+
+
+def _sibling(listed: list[tuple[str, str]], sheet: str, where: str) -> tuple[str, str]:
+    """The CSV OSWorld reads for ``sheet`` of the listed workbook: ``<its name>-<sheet>.csv``."""
+    want = f"{PurePosixPath(listed[0][1]).stem}-{sheet}.csv"
+    found = [item for item in listed[1:] if item[1] == want]
+    if not found:
+        raise Untranslatable(f"func compare_table: sheet_print reads {want}, which the {where} getter does not list")
+    return found[0]
+
+
+def _sheet_pair(rule: dict[str, Any]) -> tuple[str, str | int]:
+    """("name", sheet name) or ("position", index) of a sheet_data rule comparing the result's sheet
+    with the same sheet of the expected workbook, as ``_parse_sheet_idx`` reads the two indexes."""
+    first, second = rule.get("sheet_idx0"), str(rule.get("sheet_idx1"))
+    if isinstance(first, int) and not isinstance(first, bool):
+        first = f"RI{first}"
+    first = str(first)
+    if first.startswith("RN") and second == "EN" + first[2:]:
+        return "name", first[2:]
+    if first.startswith("RI") and second == "EI" + first[2:] and first[2:].isdigit():
+        return "position", int(first[2:])
+    raise Untranslatable(f"func compare_table: sheet_data compares sheet {rule.get('sheet_idx0')!r} with"
+                         f" {rule.get('sheet_idx1')!r}; only a result sheet against the same expected sheet is translated")
+
+
+def _sheet_ref(index: Any, book: str) -> str | int:
+    """A sheet of the result (``book`` "R") or expected ("E") workbook: a name (``RN``/``EN``) or a
+    position (``RI``/``EI``, or a bare number for the result), as ``_parse_sheet_idx`` reads it."""
+    if isinstance(index, int) and not isinstance(index, bool) and book == "R":
+        return index
+    text = str(index)
+    if text.startswith(book + "N"):
+        return text[2:]
+    if text.startswith(book + "I") and text[2:].isdigit():
+        return int(text[2:])
+    raise Untranslatable(f"func compare_table: sheet index {index!r} is not a sheet of the"
+                         f" {'result' if book == 'R' else 'expected'} workbook where this rule reads one")
+
+
+def _table_files(env: MetricEnv, part: Part, needs_gold: bool) -> tuple[str, str | None]:
+    if needs_gold or (part.get("expected") or {}).get("type") is not None:
+        return result_and_gold(env, part)
+    return env.agent_path(listed_files(part, "result", "vm_file")[0][0]), None
+
+
+def _printed(env: MetricEnv, part: Part, rule: dict[str, Any]) -> None:
+    """sheet_print: the CSV LibreOffice printed for the sheet (a postconfig command makes it) against
+    the gold CSV, lines stripped, trailing blank lines dropped."""
+    sheet, gold_sheet = _sheet_ref(rule.get("sheet_idx0"), "R"), _sheet_ref(rule.get("sheet_idx1"), "E")
+    if isinstance(sheet, int) or isinstance(gold_sheet, int):
+        raise Untranslatable("func compare_table: sheet_print by position reads a CSV named after whatever the"
+                             " sheet is called when the task ends; only sheets by name are translated")
+    result = _sibling(listed_files(part, "result", "vm_file"), sheet, "result")
+    expected = _sibling(listed_files(part, "expected", "cloud_file"), gold_sheet, "expected")
+    env.judge("csv.compare", path=env.agent_path(result[0]), reference=env.gold(*expected), strip=True,
+              ignore_trailing_blank=True, ignore_case=bool(rule.get("ignore_case")) or None)
+
+
+def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    props = rule.get("props") or {}
+    if set(props) - {"value"}:
+        raise Untranslatable(f"func compare_table: check_cell props {sorted(set(props) - {'value'})}"
+                             " (cell styles) have no xlsx.ranges check")
+    return [{"coordinate": rule["coordinate"], "method": props["value"]["method"], "ref": escaped(props["value"]["ref"])}
+            ] if props else []
+
+
+def _compare_table(env: MetricEnv, part: Part) -> None:
+    """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
+    every value, text taken exactly, a column of numbers and numeric text read as numbers) and
+    sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
+    first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare;
+    chart -> xlsx.charts; pivot_table -> xlsx.pivots; freeze, zoom, row_props and col_props ->
+    xlsx.view; data_validation -> xlsx.validation_rules."""
+    needs_judge(part["func"], "xlsx.compare")
+    rules = (part.get("options") or {}).get("rules") or []
+    unsupported = sorted({str(r.get("type")) for r in rules}
+                         - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print", "chart",
+                            "freeze", "zoom", "pivot_table", "row_props", "col_props", "data_validation"})
+    if unsupported:
+        raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
+    data = [r for r in rules if r["type"] == "sheet_data"]
+    pairs = [_sheet_pair(r) for r in data]
+    kinds = {kind for kind, _ in pairs}
+    names_too = any(r["type"] == "sheet_name" for r in rules)
+    if len(kinds) > 1 or (kinds == {"name"} and names_too):
+        raise Untranslatable("func compare_table: sheets picked both by name and by position (or names with a"
+                             " sheet_name rule) have no single xlsx.compare")
+    if len({r.get("precision", 4) for r in data}) > 1:
+        raise Untranslatable("func compare_table: sheet_data rules with different precisions")
+    if any(r.get("ignore_case") for r in data):
+        env.out.notes.append("compare_table: ignore_case on sheet_data is not read by OSWorld either")
+    fuzzy = [r for r in rules if r["type"] == "sheet_fuzzy"]
+    checks = [r for r in rules if r["type"] == "check_cell"]
+    ranges = [(_sheet_ref(r.get("sheet_idx0"), "R"), _sheet_ref(r.get("sheet_idx1"), "E"), r.get("rules") or [])
+              for r in fuzzy]
+    cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
+    printed = [r for r in rules if r["type"] == "sheet_print"]
+    charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props") for r in rules)
+    path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
+    if data or names_too or not (fuzzy or checks):
+        picked = [value for _, value in pairs]
+        # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
+        env.judge("xlsx.compare", path=path, gold=gold, sheet_names=names_too, exact_text=True, numeric_text=True,
+                  decimals=data[0].get("precision", 4) if data else None, tolerance=0,
+                  sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
+    for sheet, gold_sheet, range_rules in ranges:
+        env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=escaped(range_rules))
+    for sheet, sheet_checks in cells:
+        env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
+    for rule in printed:
+        _printed(env, part, rule)
+    for rule in (r for r in rules if r["type"] == "freeze"):
+        env.judge("xlsx.view", path=path, gold=gold, same_freeze=True, sheet=_sheet_ref(rule.get("sheet_idx0"), "R"),
+                  gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
+    for rule in (r for r in rules if r["type"] == "zoom"):
+        env.judge("xlsx.view", path=path, sheet=_sheet_ref(rule.get("sheet_idx"), "R"),
+                  zoom={"coordinate": "", "method": rule["method"], "ref": rule["ref"]})
+    for rule in (r for r in rules if r["type"] in ("row_props", "col_props")):
+        which = "same_rows" if rule["type"] == "row_props" else "same_columns"
+        env.judge("xlsx.view", path=path, gold=gold, sheet=_sheet_ref(rule.get("sheet_idx0"), "R"),
+                  gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"), **{which: list(rule.get("props") or [])})
+    for rule in (r for r in rules if r["type"] == "data_validation"):
+        env.judge("xlsx.validation_rules", path=path, sheet=_sheet_ref(rule.get("sheet_idx"), "R"),
+                  rules=escaped(rule.get("dv_props") or []))
+    for rule in (r for r in rules if r["type"] == "pivot_table"):
+        env.judge("xlsx.pivots", path=path, gold=gold, props=list(rule.get("pivot_props") or []),
+                  sheet=_sheet_ref(rule.get("sheet_idx0"), "R"), gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
+    for rule in (r for r in rules if r["type"] == "chart"):
+        env.judge("xlsx.charts", path=path, gold=gold, props=list(rule.get("chart_props") or []),
+                  sheet=_sheet_ref(rule.get("sheet_idx0"), "R"), gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
+
+
+def _compare_csv(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "csv.compare")
+    opts = known_options(part, {"strict", "ignore_case"}, {})
+    path, reference = result_and_gold(env, part)
+    env.judge("csv.compare", path=path, reference=reference, strip=not opts.get("strict", True) or None,
+              ignore_case=opts.get("ignore_case"))
+
+
+def _compare_conference_city_in_order(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "xlsx.contains_in_order")
+    expected = rule_value(part, "expected")
+    env.judge("xlsx.contains_in_order", path=result_file(env, part), cells="C2:C22", expected=escaped(expected))
+
+
+TABLES: dict[str, Callable[[MetricEnv, Part], None]] = {
+    "compare_table": _compare_table,
+    "compare_csv": _compare_csv,
+    "compare_conference_city_in_order": _compare_conference_city_in_order,
+}
