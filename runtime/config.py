@@ -19,6 +19,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
 from ..toolkits.builtin import DEFAULT_TOOLKITS
+from . import safe_yaml
 from .errors import ConfigError
 
 ENV_PREFIX = "DESKACT_"
@@ -274,6 +275,29 @@ class ModelsConfig(Section):
     (with the Ray backend, across the whole cluster). A provider not listed is unlimited."""
 
 
+class LimitsConfig(Section):
+    """What a judge or host step may take from the runner (docs/steps.md, "Limits"): past a limit its
+    verdict is ``error`` naming the limit, and the run goes on to the next task."""
+
+    judge_seconds: float = Field(120.0, gt=0, allow_inf_nan=False)
+    """Wall-clock limit of one judge (its own process is killed past it)."""
+    judge_memory_mb: int = Field(2048, gt=0)
+    """Memory one judge may allocate (address space beyond what the runner had when the judge started)."""
+    isolate_judges: bool = True
+    """Run each judge in a forked child process (the time and memory limits need it); false = in the
+    runner's thread, with only the size checks."""
+    file_mb: int = Field(64, gt=0)
+    """Largest file a judge reads whole (text, JSON, YAML, CSV, config files, images)."""
+    zip_mb: int = Field(256, gt=0)
+    """Largest total uncompressed size of a zip a judge opens (docx, pptx, xlsx are zips)."""
+    zip_entries: int = Field(10_000, gt=0)
+    """Most members in a zip a judge opens."""
+    zip_part_mb: int = Field(64, gt=0)
+    """Largest uncompressed member of such a zip (a document part, a sheet)."""
+    sheet_cells: int = Field(2_000_000, gt=0)
+    """Most cells of a sheet (by its declared dimension) xlsx judges load."""
+
+
 class Config(Section):
     kernel: KernelConfig = Field(default_factory=KernelConfig)
     sandbox: SandboxConfig = Field(default_factory=SandboxConfig)
@@ -289,6 +313,7 @@ class Config(Section):
     models: ModelsConfig = Field(default_factory=ModelsConfig)
     google: GoogleConfig = Field(default_factory=GoogleConfig)
     runner: RunnerConfig = Field(default_factory=RunnerConfig)
+    limits: LimitsConfig = Field(default_factory=LimitsConfig)
 
 
 def _merge(base: dict[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
@@ -388,7 +413,7 @@ def env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[tupl
             raise ConfigError(f"environment variable {name}: no config key matches it"
                               + (f"; did you mean {hint[0]}?" if hint else ""))
         try:
-            value = yaml.safe_load(raw) if raw.strip() else raw
+            value = safe_yaml.load(raw, source=name) if raw.strip() else raw
         except yaml.YAMLError:
             value = raw
         _set_path(tree, path, value)
@@ -398,11 +423,11 @@ def env_overrides(environ: Mapping[str, str]) -> tuple[dict[str, Any], dict[tupl
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text()) or {}
+        data = safe_yaml.load_file(path) or {}
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise ConfigError(f"not valid YAML: {safe_yaml.where(exc)}") from None
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of sections, got {type(data).__name__}")
     return data

@@ -6,8 +6,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import yaml
 from jinja2 import Environment, StrictUndefined, Template
+
+from .. import safe_yaml
 
 _ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=False, trim_blocks=True, lstrip_blocks=True)
 
@@ -15,7 +16,7 @@ _ENV = Environment(undefined=StrictUndefined, keep_trailing_newline=False, trim_
 @cache
 def templates(name: str = "system") -> dict[str, str]:
     text = (resources.files("deskact.runtime.agent") / "prompts" / f"{name}.yaml").read_text()
-    return yaml.safe_load(text)
+    return safe_yaml.load(text, source=f"prompts/{name}.yaml")
 
 
 @cache

@@ -21,6 +21,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from .. import safe_yaml
 from .common import ImportError_, ImportOptions, Untranslatable, inside
 
 
@@ -38,7 +39,7 @@ class MirrorEntry(BaseModel):
 def load_mirror(path: Path) -> dict[str, MirrorEntry]:
     """A YAML or JSON mapping ``source URL: local path or URL`` (or ``{url|path, sha256, size}``)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = safe_yaml.load_file(path)
     except (OSError, yaml.YAMLError) as exc:
         raise ImportError_(f"{path}: not a readable mirror file: {exc}") from exc
     if not isinstance(raw, dict):

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from .. import safe_yaml
 from ..errors import TaskError, ToolkitError
 from . import steps
 from .toolkit_steps import load_toolkit_steps
 
 SUITES_DIR = Path(__file__).resolve().parents[2] / "task_suites"
+MAX_ID_LENGTH = 200
 
 
 class Step(BaseModel):
@@ -85,6 +88,25 @@ class Task(BaseModel):
     """Set by ``deskact import``: the source task (e.g. ``osworld:os/<uuid>``); such a task has no
     reference until someone writes one, and ``deskact validate`` says so."""
 
+    @field_validator("id")
+    @classmethod
+    def _path_safe_id(cls, value: str) -> str:
+        # The id names the task's trajectory folder: it must be one folder, and a readable one.
+        if not value.strip():
+            raise ValueError("a task id must not be empty")
+        if value in (".", "..") or any(c in value for c in "/\\") or not value.isprintable():
+            raise ValueError("a task id must be one path segment: no `/`, `\\`, control characters, `.` or `..`")
+        if len(value) > MAX_ID_LENGTH:
+            raise ValueError(f"a task id must be at most {MAX_ID_LENGTH} characters")
+        return value
+
+    @field_validator("max_steps", "max_time")
+    @classmethod
+    def _positive_finite(cls, value: float | None) -> float | None:
+        if value is not None and (not math.isfinite(value) or value <= 0):
+            raise ValueError("must be a positive, finite number (null for the config's default)")
+        return value
+
     suite: str = ""
     """Set by the loader: the suite folder's name."""
     source: str = ""
@@ -129,7 +151,7 @@ class _LineDict(dict[Any, Any]):
     key_lines: dict[str, int]
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(safe_yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> _LineDict:
         mapping = _LineDict(super().construct_mapping(node, deep=True))
         mapping.line = node.start_mark.line + 1
@@ -293,7 +315,10 @@ def load_file(file: Path, suite_dir: Path | None = None) -> LoadResult:
     suite_dir = suite_dir or _suite_dir_of(file)
     result = LoadResult()
     try:
-        doc = yaml.load(file.read_text(), Loader=_LineLoader)
+        doc = safe_yaml.load_file(file, loader=_LineLoader)
+    except UnicodeDecodeError as exc:
+        result.invalid.append(InvalidTask(file=str(file), suite=suite_dir.name, message=f"not UTF-8 text: {exc}"))
+        return result
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         result.invalid.append(

@@ -22,8 +22,7 @@ import io
 from pathlib import Path
 from typing import Any, Self
 
-import yaml
-
+from .. import safe_yaml
 from ..agent.agent import Episode, StepRecord, output_text
 from ..agent.models import make_model
 from ..agent.models.base import Message, Model
@@ -174,7 +173,7 @@ class Env:
         kwargs["config"] = config = kwargs.get("config") or load_config()
         load_toolkit_steps(config.toolkits.enabled)
         try:
-            return cls(parse_task(yaml.safe_load(text), Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
+            return cls(parse_task(safe_yaml.load(text, source="<inline task>"), Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
         except ValueError as exc:
             raise TaskError(f"<inline task>: {exc}") from None
 

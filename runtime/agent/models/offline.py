@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from ... import safe_yaml
 from ...errors import ModelError
 from .base import Message, Model, ModelReply, Usage
 from .registry import model_provider
@@ -176,7 +177,7 @@ def load_scripts(path: Path) -> list[list[str]]:
     """One script per epoch from a YAML mapping ``epochs: [[replies...], ...]``, else the one script."""
     if path.suffix.lower() != ".jsonl" and path.is_file():
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = safe_yaml.load_file(path)
         except yaml.YAMLError:
             data = None  # load_script reports it
         if isinstance(data, dict) and "epochs" in data:
@@ -206,7 +207,7 @@ def load_script(path: Path) -> list[str]:
             replies.append(_reply_of(item, f"{path}:{number}"))
         return replies
     try:
-        data = yaml.safe_load(raw)
+        data = safe_yaml.load(raw, source=path)
     except yaml.YAMLError as exc:
         raise ModelError(f"{path}: not valid YAML: {exc}") from None
     if isinstance(data, dict) and "replies" in data:
