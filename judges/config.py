@@ -17,6 +17,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict
 
+from ..runtime import safe_yaml
 from ..runtime.tasks.helpers import Regex, clip, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
@@ -32,7 +33,7 @@ def parse_config(text: str, fmt: str) -> Any:
     if fmt == "json":
         return json.loads(text)
     if fmt == "yaml":
-        return yaml.safe_load(text)
+        return safe_yaml.load(text)
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
     parser.read_string("[__top__]\n" + text)
@@ -77,6 +78,8 @@ def config_value(ctx: StepContext, path: str, key: str | list[str], equals: Any 
     parts = key.split(".") if isinstance(key, str) else key
     try:
         doc = parse_config(p.read_text(encoding="utf-8", errors="replace"), fmt)
+    except safe_yaml.AliasBombError:
+        raise  # a limit, not a wrong answer: the verdict is an error naming it
     except (ValueError, configparser.Error, yaml.YAMLError) as exc:
         return Verdict.fail(f"{shown(ctx, p)} is not valid {fmt.upper()}: {clip(str(exc), 160)}")
     found, value = lookup(doc, parts)
@@ -208,7 +211,9 @@ def config_rules(ctx: StepContext, path: str, expect: list[KeyRule] = [], unexpe
         return Verdict.fail(f"{p} should be a {'YAML' if yaml_file else 'JSON'} file but does not exist")
     try:
         text = p.read_text(encoding="utf-8")
-        doc = yaml.safe_load(text) if yaml_file else json.loads(text)
+        doc = safe_yaml.load(text, source=str(p)) if yaml_file else json.loads(text)
+    except safe_yaml.AliasBombError:
+        raise
     except (UnicodeDecodeError, ValueError, yaml.YAMLError) as exc:
         return Verdict.fail(f"{p} is not readable {'YAML' if yaml_file else 'JSON'}: {clip(str(exc), 120)}")
     if yaml_file and doc is None:

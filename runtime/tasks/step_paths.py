@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any
 
 from ..world.rooted import OutsideRoot, Root, check_size
+from .limits import check_read, read_cap
 
 
 class StepPath:
@@ -138,7 +139,8 @@ class StepPath:
         return mode is not None and stat_mod.S_ISLNK(mode)
 
     def read_bytes(self, limit: int | None = None) -> bytes:
-        return self.root.read_bytes(self.inner, limit)
+        # Inside a judge a whole-file read is held to config.limits (size, and a zip's inflated size).
+        return check_read(self.root.read_bytes(self.inner, read_cap(limit)), str(self), limit)
 
     def read_text(self, encoding: str = "utf-8", errors: str = "strict", limit: int | None = None) -> str:
         # As pathlib reads text: universal newlines (CRLF and CR become LF).

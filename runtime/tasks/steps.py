@@ -21,6 +21,7 @@ import importlib
 import inspect
 import os
 import string
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -30,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
 
 from ..errors import DeskactError
 from ..world.rooted import RESOLVE_BENEATH, Root
+from . import limits
 from .feedback import relative_to_workspace
 from .step_paths import StepPath
 
@@ -341,16 +343,41 @@ def lookup(kind: Kind, name: str) -> StepSpec:
 
 
 def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
-    lookup("reset", name).call(ctx, params)
+    """Run a reset, before_judge or cleanup step; whatever it raises, SystemExit included, is a
+    ``StepFailed`` for this task (a Ctrl-C of the runner's own main thread still stops the run)."""
+    try:
+        lookup("reset", name).call(ctx, params)
+    except (SystemExit, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+            raise
+        raise StepFailed(f"reset step `{name}` raised {type(exc).__name__}: {exc}") from exc
 
 
 def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
-    """Run a judge; an exception becomes an error verdict that names the judge."""
+    """Run a judge under ``config.limits`` (in a child process of its own unless
+    ``limits.isolate_judges`` is off, or when already inside a judge: a judge of judges); an
+    exception or a limit crossed becomes an error verdict that names the judge."""
     expanded = expand(params, ctx.placeholders())
+    step_limits = limits.of(ctx.config)
+    isolated = step_limits.isolate_judges and hasattr(os, "fork") and limits.current() is None
+
+    def call() -> Any:
+        with limits.applied(step_limits):
+            return lookup("judge", name).call(ctx, params)
+
     try:
-        verdict = lookup("judge", name).call(ctx, params)
+        lookup("judge", name)  # an unknown name is reported here, without a process for it
+        verdict = limits.run_in_child(call, f"judge `{name}`", step_limits) if isolated else call()
         if not isinstance(verdict, Verdict):
             raise TypeError(f"judge returned {type(verdict).__name__}, not a Verdict")
+    except limits.LimitExceeded as exc:
+        verdict = Verdict(passed=False, error=True, feedback=f"judge `{name}` stopped: {exc}")
+    except limits.ChildFailed as exc:
+        verdict = Verdict(passed=False, error=True, feedback=f"judge `{name}` failed: {exc}")
+    except (SystemExit, KeyboardInterrupt) as exc:
+        if isinstance(exc, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
+            raise
+        verdict = Verdict(passed=False, error=True, feedback=f"judge `{name}` failed: {type(exc).__name__}: {exc}")
     except Exception as exc:  # noqa: BLE001 - a crashing judge is reported, never dropped
         verdict = Verdict(
             passed=False, error=True,
