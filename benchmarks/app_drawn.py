@@ -14,6 +14,7 @@ import argparse
 import statistics
 from typing import Any
 
+from deskact.reset_scripts import browser
 from deskact.reset_scripts.apps import launcher, terminal
 from deskact.runtime.config import Config
 from deskact.runtime.run.task_env import TaskEnv
@@ -28,13 +29,16 @@ CASES = {
     "LibreOffice Calc (apps.open)": ("office", "office-gui-calc-edit-price"),
     "LibreOffice Writer (apps.open)": ("office", "office-gui-writer-format-title"),
     "LibreOffice Impress (apps.open)": ("office", "office-gui-impress-retitle"),
+    "Chromium (browser.open)": ("browser", "browser-tabs-follow-link"),
 }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--apps", default="", help="only the apps whose name contains this (e.g. Chromium)")
     args = ap.parse_args()
+    cases = {name: case for name, case in CASES.items() if args.apps in name}
     waits: list[drawn.Settled] = []
 
     def recorded(*a: Any, **kw: Any) -> drawn.Settled:
@@ -44,12 +48,13 @@ def main() -> None:
 
     launcher.wait_drawn = recorded  # type: ignore[assignment]
     terminal.wait_drawn = recorded  # type: ignore[assignment]
+    browser.wait_drawn = recorded  # type: ignore[assignment]
     tasks = {name: next(t for t in load_tasks([str(SUITES_DIR / suite)]).tasks if t.id == task_id)
-             for name, (suite, task_id) in CASES.items()}
+             for name, (suite, task_id) in cases.items()}
     config = Config()
     worker = Worker(config, 0)
-    added: dict[str, list[float]] = {name: [] for name in CASES}
-    undrawn: dict[str, int] = dict.fromkeys(CASES, 0)
+    added: dict[str, list[float]] = {name: [] for name in cases}
+    undrawn: dict[str, int] = dict.fromkeys(cases, 0)
     try:
         for _ in range(args.repeat):
             for name, task in tasks.items():

@@ -12,12 +12,15 @@ import subprocess
 import time
 from typing import Any
 
+from ..runtime.screen.drawn import wait_drawn
 from ..runtime.tasks.helpers import fixture, step_path
 from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ..toolkits.browser import profile as prof
 from ..toolkits.browser import session
 from ..toolkits.browser.cdp import CDPError, _socket_in
+from . import _x11
+from .apps.launcher import SETTLE_TIMEOUT_S
 from .files import copy_in
 
 
@@ -87,6 +90,10 @@ def browser_open(ctx: StepContext, urls: list[str] | None = None, active: int = 
         raise StepFailed(f"browser.open: {exc}") from None
     finally:
         tools.close()
+    # Loaded is not drawn: the first screenshot must show the page as a person would see it.
+    window = _x11.find_window(ctx.display or "", "Chromium")
+    if window is not None:
+        wait_drawn(ctx.display or "", window.id, SETTLE_TIMEOUT_S)
 
 
 @reset_step("browser.close", live=True)
