@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import queue
+import random
 import signal
 import threading
 import time
@@ -48,6 +49,11 @@ class RunOptions(BaseModel):
     out: Path
     workers: int = 1
     tasks_glob: str | None = None
+    limit: int | None = None
+    """Only the first N tasks (in load order, after ``tasks_glob``)."""
+    sample: int | None = None
+    """Only N tasks drawn at random with ``seed`` (after ``tasks_glob``), kept in load order."""
+    seed: int = 0
     resume: bool = False
     epochs: int = 1
     """Run each task this many times (results carry the epoch; the report shows pass@k)."""
@@ -161,6 +167,14 @@ def select(tasks: list[Task], pattern: str | None) -> list[Task]:
     return [t for t in tasks if matches(t.id, pattern)]
 
 
+def subset(tasks: list[Task], limit: int | None, sample: int | None, seed: int) -> list[Task]:
+    """``--sample N --seed S`` (the same tasks for the same seed), then ``--limit N``; load order kept."""
+    if sample is not None and sample < len(tasks):
+        chosen = set(random.Random(seed).sample(range(len(tasks)), sample))
+        tasks = [t for i, t in enumerate(tasks) if i in chosen]
+    return tasks[:limit] if limit is not None else tasks
+
+
 def check_pattern(pattern: str | None, ids: list[str], paths: list[str]) -> None:
     """A ``--tasks`` glob that selects nothing is a typo, not a request to run nothing."""
     for glob in _globs(pattern):
@@ -223,7 +237,7 @@ class Run:
         loaded = load_tasks(opts.paths, self.config.toolkits.enabled)  # their steps register first
         check_pattern(opts.tasks_glob, [t.id for t in loaded.tasks] + [b.task_id for b in loaded.invalid if b.task_id],
                       opts.paths)
-        self.tasks = select(loaded.tasks, opts.tasks_glob)
+        self.tasks = subset(select(loaded.tasks, opts.tasks_glob), opts.limit, opts.sample, opts.seed)
         self.invalid = [b for b in loaded.invalid if not opts.tasks_glob or matches(b.task_id or "", opts.tasks_glob)]
         results_path = opts.out / "results.jsonl"
         earlier = read_results(results_path) if opts.resume else []

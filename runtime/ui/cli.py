@@ -7,18 +7,18 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from ... import __version__
 from ..errors import DeskactError
+from .consoles import output_console
 
 app = typer.Typer(
     help="deskact: run code-as-action computer agents in sandboxed kernels on real desktops.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
-console = Console(stderr=True)
+console = output_console(stderr=True)
 
 ConfigOpt = typer.Option(None, "--config", "-c", help="Config file (default: $DESKACT_CONFIG or ./config.yaml).")
 KEEP_WORLDS_HELP = ("Keep each task's world after it (writable layers in DIR/disk/upper, workspace in "
@@ -93,10 +93,17 @@ def run() -> None:
 @app.command("run")
 def run_cmd(
     paths: list[Path] = typer.Argument(..., help="Suite folders, task YAML files, or built-in suite names (os, office; see deskact suites)."),
-    model: str | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, explore, scripted/FILE, human."),
+    model: list[str] | None = typer.Option(None, "--model", "-m", help="provider/model, reference, noop, explore, scripted/FILE, human "
+                                           "(default: agent.model). Several: each runs in OUT/<model>, then they are compared."),
     workers: int | None = typer.Option(None, "--workers", "-w", help="Tasks run at once, each with its own display and kernels."),
     out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runner.out)."),
     tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
+    limit: int | None = typer.Option(None, "--limit", help="Only the first N tasks (in suite order, after --tasks)."),
+    sample: int | None = typer.Option(None, "--sample", help="Only N tasks drawn at random (after --tasks; the same N for the same --seed)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of --sample."),
+    max_steps: int | None = typer.Option(None, "--max-steps", help="Step limit of tasks that set none (agent.max_steps)."),
+    temperature: float | None = typer.Option(None, "--temperature", help="Sampling temperature of the model's provider "
+                                             "(providers.<name>.temperature)."),
     resume: bool = typer.Option(False, "--resume", help="Skip tasks already judged in OUT/results.jsonl (refused when "
                                 "OUT/run.json names another model or config)."),
     force: bool = typer.Option(False, "--force", help="With --resume: go on even with another model or config than OUT/run.json's."),
@@ -116,21 +123,23 @@ def run_cmd(
                                     "(a wrong key, model name or URL, a server that is down); default: stop after the first (runner.keep_going)."),
     config: Path | None = ConfigOpt,
 ) -> None:
-    """Run task suites headless and write results.jsonl, trajectories and a report."""
-    from ..run.ray_backend import make_run
+    """Run task suites headless and write results.jsonl, run.json, trajectories and a report."""
     from ..run.runner import RunOptions, default_out_dir
-    from .progress import PROGRESS_MODES, progress_view, resume_command
-    from .views import print_summary
-    from .watch import announcer, check_watch
+    from .progress import PROGRESS_MODES
+    from .run_command import compare_models, model_folder, print_models, run_one, with_model
+    from .watch import check_watch
 
     check_workers(workers)
-    if epochs < 1:
-        fail(DeskactError(f"--epochs {epochs}: must be at least 1 (how many times each task runs)"))
+    for flag, value, what in (("--epochs", epochs, "how many times each task runs"), ("--limit", limit, "tasks run"),
+                              ("--sample", sample, "tasks drawn"), ("--max-steps", max_steps, "steps a task may take")):
+        if value is not None and value < 1:
+            fail(DeskactError(f"{flag} {value}: must be at least 1 ({what})"))
     if progress is not None and progress not in PROGRESS_MODES:
         fail(DeskactError(f"--progress {progress!r}: expected one of {', '.join(PROGRESS_MODES)}"))
-    out_dir: Path | None = None
+    models = list(dict.fromkeys(model or []))
     try:
-        cfg = config_from(config, agent__model=model, runner__workers=workers, agent__strategy=strategy,
+        cfg = config_from(config, agent__model=models[0] if models else None, runner__workers=workers,
+                          agent__strategy=strategy, agent__max_steps=max_steps,
                           runner__keep_workspace=keep or None, sandbox__mode=sandbox,
                           world__keep=keep_worlds or None, runner__backend=backend, runner__ray_address=address,
                           runner__progress=progress, runner__keep_going=keep_going or None,
@@ -139,65 +148,34 @@ def run_cmd(
         if cfg.agent.model is None:
             raise DeskactError("no model to run: pass --model (provider/model, reference, noop, explore, "
                                "scripted/FILE, human) or set agent.model in the config")
-        if model is None:  # never silently: a default model's 100 % is not a result
+        if not models:  # never silently: a default model's 100 % is not a result
             console.print(f"model: {cfg.agent.model} (agent.model from the config; --model overrides it)",
                           markup=False, highlight=False)
-        out_dir = out or default_out_dir(cfg)
-        opts = RunOptions(paths=[str(p) for p in paths], model=cfg.agent.model, out=out_dir,
-                          workers=cfg.runner.workers, tasks_glob=tasks, resume=resume, epochs=epochs,
-                          keep_going=cfg.runner.keep_going, force=force, command=["deskact", *sys.argv[1:]])
-        runner = make_run(cfg, opts, on_worker=lambda w: console.print(f"[dim]{escape(w.describe())}[/]"))
-        runner.on_display = announcer(console, out_dir)  # VNC / browser addresses (display.vnc, --watch)
-        runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
-        for bad in runner.invalid:
-            console.print(f"[yellow]invalid[/] {escape(str(bad))}")
-        with progress_view(console, mode=cfg.runner.progress) as runner.on_event:
-            results = runner.execute()
+            models = [cfg.agent.model]
+        base = out or default_out_dir(cfg)
+        runs = [(m, model_folder(base, m) if len(models) > 1 else base) for m in models]
+        codes = []
+        for m, folder in runs:
+            if len(runs) > 1:
+                console.print(f"[bold]model {escape(m)}[/] -> {escape(str(folder))}")
+            opts = RunOptions(paths=[str(p) for p in paths], model=m, out=folder, workers=cfg.runner.workers,
+                              tasks_glob=tasks, limit=limit, sample=sample, seed=seed, resume=resume, epochs=epochs,
+                              keep_going=cfg.runner.keep_going, force=force, command=["deskact", *sys.argv[1:]])
+            codes.append(run_one(console, with_model(cfg, m, temperature), opts))
+        if len(runs) > 1:
+            print_models(output_console(), compare_models(base, runs))
+            console.print(f"comparison: {base}/comparison.json")
     except DeskactError as exc:
         fail(exc)
-    except KeyboardInterrupt:
-        if out_dir is None:  # before anything ran
-            raise typer.Exit(130) from None
-        if (out_dir / "results.jsonl").is_file():  # interrupted after the first task started
-            _write_report(out_dir)
-        console.print(f"interrupted: finished results are in {out_dir}/results.jsonl; to complete the run:\n"
-                      f"  {resume_command(sys.argv[1:], str(out_dir))}", markup=False, highlight=False)
+    except KeyboardInterrupt:  # before a run began (a run's own Ctrl-C exits 130 from run_one)
         raise typer.Exit(130) from None
-    assert out_dir is not None  # set in the try before anything ran
-    print_summary(Console(), results)
-    _write_report(out_dir)
-    _print_kept_worlds(out_dir)
-    console.print(f"results: {out_dir}/results.jsonl")
-    stopped = runner.stop_message()
-    if stopped:
-        console.print(f"[red]error:[/red] {escape(stopped)}:\n  {escape(resume_command(sys.argv[1:], str(out_dir)))}",
-                      emoji=False)
-        raise typer.Exit(1)
-    invalid = sum(r.status == "invalid" for r in results)
-    if invalid:
-        console.print(f"[red]error:[/red] {invalid} of {len(results)} tasks invalid, not run "
-                      "(their errors are listed above and in results.jsonl)")
-        raise typer.Exit(1)
+    raise typer.Exit(max(codes))
 
 
 def _print_kept_worlds(out_dir: Path) -> None:
-    """Where ``--keep-worlds`` left each task's world (runner.py links them from the trajectories)."""
-    links = sorted(out_dir.glob("**/trajectories/*/world"))
-    for link in links:
-        task = link.parent.name if len(links) == len({p.parent.name for p in links}) else link.parent
-        console.print(f"world kept: {link.resolve()} (task {task})", markup=False, highlight=False)
-    if links:
-        console.print("(layers in DIR/disk/upper, workspace in DIR/disk/workspace; "
-                      "free one with `umount DIR/disk && rm -r DIR`)", markup=False, highlight=False)
+    from .run_command import print_kept_worlds
 
-
-def _write_report(out_dir: Path) -> None:
-    try:
-        from .report import write_report
-    except ImportError:
-        return
-    path = write_report(out_dir)
-    console.print(f"report: {path}")
+    print_kept_worlds(console, out_dir)
 
 
 @app.command("validate")
@@ -271,13 +249,31 @@ def schema_cmd(out: Path | None = typer.Option(None, "--out", help="Write here i
         print(text, end="")
 
 
+@app.command("tasks")
+def tasks_cmd(
+    paths: list[Path] = typer.Argument(..., help="Suite folders, task YAML files, or built-in suite names (os, office)."),
+    tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob (comma-separated globs allowed)."),
+    long: bool = typer.Option(False, "--long", "-l", help="Also the suite, visual or api, and tags (tab-separated)."),
+    config: Path | None = ConfigOpt,
+) -> None:
+    """List the task ids of suites, one a line (tasks that do not load go to stderr, exit 1)."""
+    from .tasks_view import list_tasks
+
+    try:
+        invalid = list_tasks(console, [str(p) for p in paths],
+                             config_from(config).toolkits.enabled, tasks, long)
+    except DeskactError as exc:
+        fail(exc)
+    raise typer.Exit(1 if invalid else 0)
+
+
 @app.command("suites")
 def suites_cmd() -> None:
     """List the built-in suites (run or validate one by name from anywhere: deskact run os)."""
     from ..tasks.suites import suite_infos
     from .suites_view import print_suites
 
-    print_suites(Console(), suite_infos())
+    print_suites(output_console(), suite_infos())
 
 
 @app.command("doctor")
@@ -296,8 +292,8 @@ def doctor_cmd(config: Path | None = ConfigOpt) -> None:
         table.add_column(col)
     for c in checks:
         table.add_row(c.capability, c.item, "[green]ok[/]" if c.ok else "[red]missing[/]", c.detail, c.fix)
-    Console().print(table)
-    Console().print(world_verdict(checks), markup=False, highlight=False)
+    output_console().print(table)
+    output_console().print(world_verdict(checks), markup=False, highlight=False)
 
 
 @app.command("ray-resources")
@@ -430,7 +426,7 @@ def compare_cmd(
     if as_json:
         print(result.model_dump_json(indent=1))
     else:
-        print_compare(Console(), result)
+        print_compare(output_console(), result)
 
 
 @app.command("view")

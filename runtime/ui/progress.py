@@ -127,8 +127,9 @@ def result_line(state: ProgressState, event: RunEvent) -> str:
     epoch = f"  epoch {r.epoch}" if state.epochs else ""
     line = (f"[{state.done}/{state.total}] {r.status:<7} {r.task_id}{epoch}  reward {r.reward}  "
             f"{r.steps} steps  {r.duration_s:.1f}s")
-    if r.status == "error" and r.error:
-        line += f"  {r.error.splitlines()[0][:200]}"
+    why = r.error if r.status == "error" else r.feedback if r.status == "failed" else None
+    if why:  # the first line is the judge's sentence or the error, enough to tell failures apart
+        line += f"  {why.splitlines()[0][:200]}"
     return line
 
 

@@ -53,10 +53,17 @@ def print_epochs(console: Console, results: list[TaskResult]) -> None:
         table.add_row(s.suite, str(s.tasks), str(s.n), *(f"{s.pass_at[k]:.1%}" for k in ks),
                       ", ".join(f"{r:.0%}" for r in s.epoch_rates), f"{s.spread:.3f}")
     console.print(table)
-    per_task = Table(title="Epochs by task")
+    # Only the tasks whose epochs disagree: the others passed or failed every time, as the suite table says.
+    varied = [t for t in tasks if len(set(t.rewards)) > 1]
+    same = len(tasks) - len(varied)
+    note = f"{same} other task{'s' if same != 1 else ''} had the same outcome in every epoch"
+    if not varied:
+        console.print(f"Epochs by task: {note}.")
+        return
+    per_task = Table(title=f"Epochs by task whose epochs differ ({note})")
     for col in ("task", "passed", "rewards", "pass@k", "spread (sd)"):
         per_task.add_column(col, justify="right" if col in ("passed", "spread (sd)") else "left")
-    for t in tasks:
+    for t in varied:
         per_task.add_row(t.task_id, f"{t.passed}/{t.n}", " ".join(map(str, t.rewards)),
                          ", ".join(f"@{k} {v:.3f}" for k, v in t.pass_at.items()), f"{t.spread:.3f}")
     console.print(per_task)

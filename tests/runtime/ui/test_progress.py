@@ -129,7 +129,9 @@ def test_a_run_into_a_log_prints_each_finished_task(tmp_path: Path) -> None:
                                     "-o", str(tmp_path / "out")], env=ENV)
     lines = done.output.splitlines()
     assert re.search(r"^\[\d/2\] passed  prog-quick  reward 1  \d steps  [\d.]+s$", done.output, re.MULTILINE), lines
-    assert re.search(r"^\[\d/2\] failed  prog-wrong  reward 0  \d steps  [\d.]+s$", done.output, re.MULTILINE), lines
+    # A failed task's line ends with the judge's reason (issue 26).
+    assert re.search(r"^\[\d/2\] failed  prog-wrong  reward 0  \d steps  [\d.]+s  the answer should contain 'bye'",
+                     done.output, re.MULTILINE), lines
     assert any(ln.startswith("totals: 2/2 done (1 passed, 1 failed, 0 errors)") for ln in lines), lines
 
 
