@@ -26,14 +26,14 @@ _BY_SUFFIX = {".ini": "ini", ".cfg": "ini", ".conf": "ini", ".toml": "toml", ".j
               ".yaml": "yaml", ".yml": "yaml"}
 
 
-def parse_config(text: str, fmt: str) -> Any:
+def parse_config(text: str, fmt: str, source: str = "<string>") -> Any:
     """The file as nested dicts/lists. INI sections become dicts; keys before any section are top level."""
     if fmt == "toml":
         return tomllib.loads(text)
     if fmt == "json":
         return json.loads(text)
     if fmt == "yaml":
-        return safe_yaml.load(text)
+        return safe_yaml.load(text, source=source)
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.optionxform = str  # type: ignore[assignment,method-assign]  # keys keep their case
     parser.read_string("[__top__]\n" + text)
@@ -77,7 +77,7 @@ def config_value(ctx: StepContext, path: str, key: str | list[str], equals: Any 
     fmt = format if format != "auto" else _BY_SUFFIX.get(Path(path).suffix.lower(), "ini")
     parts = key.split(".") if isinstance(key, str) else key
     try:
-        doc = parse_config(p.read_text(encoding="utf-8", errors="replace"), fmt)
+        doc = parse_config(p.read_text(encoding="utf-8", errors="replace"), fmt, source=shown(ctx, p))
     except safe_yaml.AliasBombError:
         raise  # a limit, not a wrong answer: the verdict is an error naming it
     except (ValueError, configparser.Error, yaml.YAMLError) as exc:

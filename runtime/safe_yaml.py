@@ -26,6 +26,9 @@ few hundred; an alias bomb needs millions."""
 class AliasBombError(ComposerError):
     """The aliases of a document expand past ``ALIAS_NODE_BUDGET``; ``problem_mark`` is the alias."""
 
+    def __str__(self) -> str:
+        return where(self)  # one line, ``file:line: problem``, for verdicts and load errors
+
 
 class _AliasBudget:
     """Mixin for a PyYAML loader: counts what aliases expand to while composing."""

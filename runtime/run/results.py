@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import os
+import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -10,7 +13,10 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ..agent.models.base import Usage
+from ..errors import DeskactError
 from ..tasks.steps import Verdict
+
+log = logging.getLogger(__name__)
 
 Status = Literal["passed", "failed", "error", "invalid"]
 
@@ -58,19 +64,46 @@ class TaskResult(BaseModel):
     """file:line of the task definition."""
 
 
-def read_results(path: Path) -> list[TaskResult]:
-    """Read results.jsonl; a torn last line (killed mid-write) is ignored."""
+def read_results(path: Path, notes: list[str] | None = None) -> list[TaskResult]:
+    """Read results.jsonl. A line that cannot be a result is skipped and said so (in ``notes``, and as
+    a warning): a torn last line (a kill mid-write: that task runs again on ``--resume``), a line cut
+    inside a UTF-8 character, garbage."""
     if not path.exists():
         return []
     out = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
             continue
+        torn = number == len(lines)  # no newline after it: its write never finished
         try:
-            out.append(TaskResult.model_validate_json(line))
+            out.append(TaskResult.model_validate_json(raw.decode("utf-8")))
+        except UnicodeDecodeError:
+            _note(notes, f"{path}:{number}: {'torn last line' if torn else 'line'} is not UTF-8 text: skipped")
         except ValueError:
-            continue
+            _note(notes, f"{path}:{number}: " + ("torn last line (the run was killed while writing it): skipped"
+                                                 if torn else "not a task result: skipped"))
     return out
+
+
+def _note(notes: list[str] | None, message: str) -> None:
+    if notes is not None:
+        notes.append(message)
+    log.warning(message)
+
+
+def check_out_dir(out: Path) -> None:
+    """``--out`` can hold a run: a folder (made if missing) this process can write. A one-line error
+    (DeskactError) says what is wrong otherwise, before any task runs."""
+    if out.exists() and not out.is_dir():
+        raise DeskactError(f"--out {out}: is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise DeskactError(f"--out {out}: cannot write there: {exc.strerror or exc}") from None
 
 
 def latest_by_task(results: Iterable[TaskResult]) -> dict[str, TaskResult]:
@@ -128,17 +161,39 @@ def _row(name: str, items: list[TaskResult]) -> SummaryRow:
 
 
 class ResultsWriter:
-    """Appends one JSON line per task and flushes it, so a killed run loses nothing finished."""
+    """Appends one JSON line per task, each in a single write of the whole line, flushed to disk, so a
+    killed run loses nothing finished and tears no line. A torn tail an earlier kill left (no newline
+    at the end) is cut off first, kept in ``results.jsonl.torn``, so the next line starts clean."""
 
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        self._file = path.open("a", encoding="utf-8")
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._repair()
+
+    def _repair(self) -> None:
+        size = os.fstat(self._fd).st_size
+        if not size:
+            return
+        with self.path.open("rb") as f:
+            data = f.read()
+        end = data.rfind(b"\n") + 1
+        if end == len(data):
+            return
+        with self.path.with_name(self.path.name + ".torn").open("ab") as torn:
+            torn.write(data[end:] + b"\n")
+        os.truncate(self._fd, end)
+        log.warning("%s: cut a torn last line of %d bytes (kept in %s.torn)", self.path, len(data) - end, self.path.name)
 
     def write(self, result: TaskResult) -> None:
-        self._file.write(result.model_dump_json() + "\n")
-        self._file.flush()
+        line = (result.model_dump_json() + "\n").encode("utf-8")
+        written = os.write(self._fd, line)
+        if written != len(line):  # only a full disk writes part of a line: cut it, say so
+            os.ftruncate(self._fd, os.fstat(self._fd).st_size - written)
+            raise OSError(f"{self.path}: the disk took {written} of {len(line)} bytes of a result")
+        os.fsync(self._fd)
 
     def close(self) -> None:
-        self._file.close()
-
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1

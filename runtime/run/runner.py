@@ -34,7 +34,7 @@ from ..world import kernel
 from .events import EventSink, RunEvent, ignore
 from .manifest import Resumed, RunManifest, check_resume, new_manifest, now, read_manifest, write_manifest
 from .model_limit import limit_model
-from .results import ResultsWriter, TaskResult, latest_by_attempt, latest_by_task, read_results
+from .results import ResultsWriter, TaskResult, check_out_dir, latest_by_attempt, latest_by_task, read_results
 from .task_env import TaskEnv
 from .trajectory import TrajectoryWriter, safe_name
 from .video import Recording, start_video
@@ -239,6 +239,7 @@ class Run:
                       opts.paths)
         self.tasks = subset(select(loaded.tasks, opts.tasks_glob), opts.limit, opts.sample, opts.seed)
         self.invalid = [b for b in loaded.invalid if not opts.tasks_glob or matches(b.task_id or "", opts.tasks_glob)]
+        check_out_dir(opts.out)  # a file or a folder it cannot write: one line, before any task
         results_path = opts.out / "results.jsonl"
         earlier = read_results(results_path) if opts.resume else []
         self.done, self.attempts = latest_by_task(earlier), latest_by_attempt(earlier)
