@@ -94,6 +94,19 @@ def output_text(result: ExecResult, max_chars: int) -> str:
     return result.for_model(max_chars)
 
 
+def utf8_safe(text: str) -> tuple[str, int]:
+    """``text`` with each lone surrogate written as its ``\\uXXXX`` escape, and how many there were.
+
+    A model's JSON may hold lone surrogates; nothing downstream (the kernel's wire, the
+    trajectory, the next request) can encode them. Escaped, a surrogate inside a string literal
+    still means the same character to Python, and the reply stays on record.
+    """
+    count = sum(1 for c in text if "\ud800" <= c <= "\udfff")
+    if not count:
+        return text, 0
+    return text.encode("utf-8", "backslashreplace").decode("utf-8"), count
+
+
 def _parse_plan(text: str) -> list[str]:
     items = [m.group(1).strip() for m in re.finditer(r"^\s*(?:\d+[.)]|[-*])\s+(.+)$", text, re.MULTILINE)]
     return items[:12]
@@ -130,6 +143,7 @@ class Episode:
         self._started = time.monotonic()
         self._parse_errors = 0
         self._subtask = 0
+        self._escaped_note = ""
         model.epoch = epoch  # before start_episode: offline models choose their script by it
         model.start_episode(task)
         model.deadline = self._started + self.max_time  # model calls respect the episode's time limit
@@ -165,6 +179,8 @@ class Episode:
             return self._close_step(rec)
         parsed = extract_code(reply)
         rec.note = parsed.note
+        if self._escaped_note:
+            rec.note = f"{rec.note} {self._escaped_note}".strip()
         if parsed.code is None:
             if self.agent.no_code == "finish":
                 self._finish("no_code")
@@ -257,7 +273,12 @@ class Episode:
         if rec is not None:
             rec.usage = rec.usage + reply.usage
             rec.model_s += time.monotonic() - start
-        return reply.text
+        text, escaped = utf8_safe(reply.text)
+        self._escaped_note = (
+            f"The reply held {escaped} lone surrogate character(s), not valid UTF-8; "
+            "they were read as \\uXXXX escapes." if escaped else ""
+        )
+        return text
 
     def _call_model(self, rec: StepRecord) -> str | None:
         messages = self._trimmed_history()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import threading
 import time
 from abc import abstractmethod
 from collections.abc import Callable, Mapping
@@ -22,6 +23,10 @@ from .retry import (
     excerpt,
     parse_retry_after,
 )
+
+
+class CallDeadlinePassed(TimeoutError):
+    """An attempt still unanswered at its whole-call deadline (a trickling server included)."""
 
 
 class ParsedReply:
@@ -101,11 +106,12 @@ class RemoteModel(Model):
     def reply(self, system: str, messages: list[Message]) -> ModelReply:
         if not messages:
             raise ModelError(f"{self.name}: asked to reply to an empty conversation")
-        client = self.client()  # the first call imports the SDK: not the model's latency
+        self.client()  # the first call imports the SDK: not the model's latency
         request = self.build_request(system, messages)
         started = time.monotonic()
         raw, retries = call_with_retries(
-            lambda: self.send(client, request, self._attempt_timeout()),
+            # self.client() per attempt: an abandoned attempt closed the one before
+            lambda: self._send_within(self.client(), request, self._attempt_timeout()),
             self._classify_with_timeout,
             who=f"{self.name} at {self.url}",  # a wrong URL is the likeliest cause of many failures
             policy=RetryPolicy.from_config(self.settings),
@@ -129,6 +135,42 @@ class RemoteModel(Model):
         usage.output_tokens = parsed.output_tokens
         return ModelReply(text=parsed.text, usage=usage)
 
+    def _send_within(self, client: Any, request: dict[str, Any], timeout: float) -> Any:
+        """One attempt, abandoned at ``timeout`` whatever the server does.
+
+        The SDKs' timeouts bound each read, not the call: a server sending a byte every
+        few seconds would hold a call, and the task, for ever. The attempt runs in a
+        thread; past the deadline its client is closed (which cuts the connection the
+        thread reads from) and a fresh client serves the next call.
+        """
+        outcome: list[tuple[bool, Any]] = []
+        done = threading.Event()
+
+        def attempt() -> None:
+            try:
+                outcome.append((True, self.send(client, request, timeout)))
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+                outcome.append((False, exc))
+            finally:
+                done.set()
+
+        threading.Thread(target=attempt, name=f"{self.name} call", daemon=True).start()
+        if not done.wait(timeout):
+            self._abandon(client)
+            raise CallDeadlinePassed(f"no complete answer within {timeout:g} s")
+        ok, value = outcome[0]
+        if ok:
+            return value
+        raise value
+
+    def _abandon(self, client: Any) -> None:
+        if self._client is client:
+            self._client = None
+        try:
+            client.close()
+        except Exception:  # noqa: BLE001 - a client half torn down by its own thread is gone either way
+            pass
+
     def _attempt_timeout(self) -> float:
         """The configured timeout, shortened so one request cannot outlive the deadline."""
         timeout = self.settings.timeout
@@ -143,7 +185,7 @@ class RemoteModel(Model):
         return timeout
 
     def _classify_with_timeout(self, exc: BaseException) -> Failure | None:
-        failure = self.classify(exc)
+        failure = Failure("timeout", body=str(exc)) if isinstance(exc, CallDeadlinePassed) else self.classify(exc)
         if failure is not None and failure.kind == "timeout":
             # The SDKs' own wording is long and generic; the limit that applied is what helps.
             limit = getattr(self, "_last_timeout", self.settings.timeout)

@@ -17,6 +17,9 @@ Keep it dependency-free: it runs under the sandbox's limits.
   network namespace the host's loopback is unreachable, so a tiny forwarder
   listens on the kernel's own 127.0.0.1 and relays each connection to the
   socket (bound into the sandbox); the service URL goes into ``os.environ``.
+- Output holding lone surrogates (``print("\\ud800")``) reaches the host with
+  U+FFFD in their place (``_replace_surrogates``): Jupyter's packer cannot encode
+  them and would drop the whole message.
 """
 
 from __future__ import annotations
@@ -183,6 +186,35 @@ NO_INPUT = (
 )
 
 
+def _replace_surrogates(shell: Any) -> None:
+    """Wrap the kernel session's packer: a message it cannot encode as UTF-8 (a lone
+    surrogate in a stream, a traceback, a repr) is packed again with U+FFFD in their place."""
+    import re
+
+    session = getattr(getattr(shell, "kernel", None), "session", None)
+    if session is None:
+        return
+    pack = session.pack
+    surrogate = re.compile("[\ud800-\udfff]")
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, str):
+            return surrogate.sub("\ufffd", value)
+        if isinstance(value, (list, tuple)):
+            return [scrub(v) for v in value]
+        if isinstance(value, dict):
+            return {scrub(k): scrub(v) for k, v in value.items()}
+        return value
+
+    def safe_pack(obj: Any) -> bytes:
+        try:
+            return bytes(pack(obj))
+        except UnicodeEncodeError:
+            return bytes(pack(scrub(obj)))
+
+    session.pack = safe_pack
+
+
 def _refuse_input(shell: Any) -> None:
     """ipykernel (allow_stdin off) already refuses input(); say why in words a model acts on."""
     kernel = getattr(shell, "kernel", None)
@@ -232,6 +264,7 @@ def load_ipython_extension(shell: Any) -> None:
     shell.set_custom_exc((DeskactExit,), _on_exit)
     shell.show_rewritten_input = False  # a bare `exit` would echo "------> exit()"
     _refuse_input(shell)
+    _replace_surrogates(shell)
     from . import shell as kernel_shell
 
     kernel_shell.install(shell)
