@@ -10,9 +10,11 @@ fixture folder (``${FILES}``). ``files.download`` fetches a file from a URL.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import stat
 import tempfile
+import time
 import urllib.error
 import urllib.request
 import zipfile
@@ -202,16 +204,27 @@ USER_AGENT = "deskact-files.download"
 
 
 def fetch(url: str, target: Path, timeout: float, max_bytes: int, sha256: str | None = None) -> int:
-    """Download ``url`` to ``target`` atomically; returns the size. Raises StepFailed with the reason."""
+    """Download ``url`` to ``target`` atomically; returns the size. Raises StepFailed with the reason.
+
+    ``timeout`` bounds the whole download, not each read: a server that trickles a byte at a time
+    cannot hold a reset past it."""
     if not url.startswith(("http://", "https://", "file://")):
         raise StepFailed(f"files.download: url {url!r} must start with http://, https:// or file://")
+    if not 0 < timeout < math.inf:
+        raise StepFailed(f"files.download: timeout {timeout} must be a positive, finite number of seconds")
+    deadline = time.monotonic() + timeout
     digest = hashlib.sha256()
     size = 0
     fd, tmp = tempfile.mkstemp(prefix=".download-", dir=target.parent)
     try:
         request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
         with os.fdopen(fd, "wb") as out, urllib.request.urlopen(request, timeout=timeout) as resp:
-            while chunk := resp.read(_CHUNK):
+            read = getattr(resp, "read1", resp.read)  # what has arrived, not a full chunk: the deadline is checked
+            while True:
+                _shorten_reads(resp, deadline - time.monotonic(), url, timeout)
+                chunk = read(_CHUNK)
+                if not chunk:
+                    break
                 size += len(chunk)
                 if size > max_bytes:
                     raise StepFailed(f"files.download: {url} is larger than max_bytes={max_bytes}")
@@ -223,6 +236,8 @@ def fetch(url: str, target: Path, timeout: float, max_bytes: int, sha256: str | 
     except urllib.error.HTTPError as exc:
         raise StepFailed(f"files.download: {url} answered HTTP {exc.code} {exc.reason}") from exc
     except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        if time.monotonic() >= deadline:
+            raise StepFailed(f"files.download: {url} took longer than timeout={timeout:g} s (the whole download)") from exc
         reason = getattr(exc, "reason", exc)
         raise StepFailed(f"files.download: cannot fetch {url}: {reason} (is the network reachable?)") from exc
     finally:
@@ -231,12 +246,22 @@ def fetch(url: str, target: Path, timeout: float, max_bytes: int, sha256: str | 
     return size
 
 
+def _shorten_reads(resp: object, left: float, url: str, timeout: float) -> None:
+    """The socket's per-read timeout cut to the time the whole download has left."""
+    if left <= 0:
+        raise StepFailed(f"files.download: {url} took longer than timeout={timeout:g} s (the whole download)")
+    sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+    if sock is not None:
+        sock.settimeout(left)
+
+
 @reset_step("files.download")
 def files_download(
     ctx: StepContext, url: str, path: str, sha256: str | None = None, mode: FileMode | None = None,
     timeout: float = 60, max_bytes: int = 200_000_000,
 ) -> None:
-    """Download ``url`` (http, https or file) to ``path`` (parents created, replaced if there).
+    """Download ``url`` (http, https or file) to ``path`` (parents created, replaced if there),
+    within ``timeout`` seconds for the whole download.
 
     ``sha256`` (hex) must match the downloaded bytes when given; ``max_bytes`` caps the size.
     Needs the network (a local server in tests); a failure names the URL and the reason.

@@ -155,7 +155,15 @@ BODY = b"col1,col2\n1,2\n" * 100
 
 class _Handler(http.server.BaseHTTPRequestHandler):
     def do_GET(self) -> None:
-        if self.path == "/data.csv":
+        if self.path == "/trickle":  # a byte every 0.2 s: each read is quick, the whole takes 40 s
+            self.send_response(200)
+            self.send_header("Content-Length", "200")
+            self.end_headers()
+            for _ in range(200):
+                self.wfile.write(b"x")
+                self.wfile.flush()
+                time.sleep(0.2)
+        elif self.path == "/data.csv":
             self.send_response(200)
             self.send_header("Content-Length", str(len(BODY)))
             self.end_headers()
@@ -200,6 +208,14 @@ def test_download_wrong_sha_and_size_cap(ctx: StepContext, server: str) -> None:
     with pytest.raises(StepFailed, match="larger than max_bytes=10"):
         run_reset("files.download", {"url": f"{server}/data.csv", "path": "x.csv", "max_bytes": 10}, ctx)
     assert list(ctx.workspace.iterdir()) == []
+
+
+def test_download_timeout_bounds_the_whole_download(ctx: StepContext, server: str) -> None:
+    with pytest.raises(StepFailed, match=r"/trickle took longer than timeout=1 s \(the whole download\)"):
+        run_reset("files.download", {"url": f"{server}/trickle", "path": "x", "timeout": 1}, ctx)
+    assert list(ctx.workspace.iterdir()) == []
+    with pytest.raises(StepFailed, match="positive, finite"):
+        run_reset("files.download", {"url": f"{server}/data.csv", "path": "x", "timeout": float("inf")}, ctx)
 
 
 def test_download_unreachable_and_bad_scheme(ctx: StepContext, tmp_path: Path) -> None:
