@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (registration)
     csv,
     docx,
     files,
+    gimp,
     google,
     groups,
     image,

@@ -1,15 +1,18 @@
-"""image.* judges: size, and structural similarity (SSIM) to a gold reference."""
+"""image.* judges: size, format and mode, structural similarity (SSIM) to a gold reference, and the
+adjustments OSWorld's GIMP tasks ask for (darker, more saturated, more contrast)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from ..runtime.tasks.helpers import gold_file
+from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 if TYPE_CHECKING:
     import numpy as np
+    from PIL import Image
 
 # numpy and PIL are imported where used: every run imports every judge module (about 70 ms
 # of imports, paid again by each Ray actor process), and few tasks compare images.
@@ -183,3 +186,118 @@ def image_identical(ctx: StepContext, path: str, reference: str) -> Verdict:
     if box is None:
         return Verdict.ok(f"{p.name} is {reference} pixel for pixel")
     return Verdict.fail(f"{p.name} differs from {reference} within the box {box} (left, top, right, bottom)")
+
+
+def _opened(p: StepPath) -> Image.Image:
+    """The image read from its bytes (through ``ctx.path``: never a host path opened later), loaded."""
+    from PIL import Image
+
+    image = Image.open(p.bytes_io())
+    image.load()
+    return image
+
+
+def _read(p: StepPath, what: str) -> Image.Image | Verdict:
+    if not p.is_file():
+        return Verdict.fail(f"{p} should be {what} but does not exist")
+    try:
+        return _opened(p)
+    except OSError as exc:
+        return Verdict.fail(f"{p} is not a readable image: {exc}")
+
+
+def _similarity(first: Image.Image, second: Image.Image, minimum: float) -> tuple[bool, str]:
+    """OSWorld's structure check: RGB SSIM (7x7 window) at least ``minimum``, sizes equal."""
+    from ._image_measures import rgb_ssim
+
+    score = rgb_ssim(first, second)
+    if score is None:
+        return False, f"sizes {first.size[0]}x{first.size[1]} and {second.size[0]}x{second.size[1]} cannot be compared"
+    return score >= minimum, f"SSIM {score:.3f} {'>=' if score >= minimum else '<'} {minimum}"
+
+
+@judge("image.structure_similar")
+def image_structure_similar(ctx: StepContext, path: str, reference: str, min_ssim: float = 0.9,
+                            flip: Literal["horizontal", "vertical"] | None = None) -> Verdict:
+    """The image has the same size as ``reference`` (in the suite's gold/ folder, else ${FILES}) and
+    its RGB structure is similar: mean SSIM over R, G and B with a 7x7 window at least ``min_ssim``,
+    after flipping it first when ``flip`` says so (a mirrored copy then passes). As OSWorld's GIMP
+    metrics check structure (``check_structure_sim``, ``check_image_mirror`` with 0.99)."""
+    from PIL import Image
+
+    image = _read(ctx.path(path), f"an image like {reference}")
+    if isinstance(image, Verdict):
+        return image
+    if flip is not None:
+        image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT if flip == "horizontal" else Image.Transpose.FLIP_TOP_BOTTOM)
+    with Image.open(gold_file(ctx, reference)) as gold:
+        gold.load()
+        similar, how = _similarity(image, gold, min_ssim)
+    what = f"{Path(path).name}{' flipped ' + flip + 'ly' if flip else ''}"
+    if similar:
+        return Verdict.ok(f"{what} has the structure of {reference} ({how})")
+    return Verdict.fail(f"{what} does not have the structure of {reference}: {how}")
+
+
+Change = Literal["darker", "more_saturated", "more_contrast"]
+
+
+def _adjusted(image: Image.Image, original: Image.Image, change: Change) -> tuple[bool, str]:
+    """Whether ``image`` is ``original`` with ``change`` made, and what was measured."""
+    from . import _image_measures as m
+
+    if change == "darker":
+        mine, theirs = m.brightness(image), m.brightness(original)
+        error = m.normalised_mse(image, original)
+        same = error < 0.03
+        return mine < theirs and same, (f"mean brightness {mine:.1f} against {theirs:.1f}; at equal brightness the"
+                                        f" mean squared error is {error:.4f} ({'<' if same else '>='} 0.03)")
+    if change == "more_saturated":
+        mine, theirs = m.saturation(image), m.saturation(original)
+        hue_same, hue = _similarity(image.convert("HSV").split()[0], original.convert("HSV").split()[0], 0.9)
+        value_same, value = _similarity(image.convert("HSV").split()[2], original.convert("HSV").split()[2], 0.9)
+        return mine > theirs and hue_same and value_same, (f"mean saturation {mine:.1f} against {theirs:.1f};"
+                                                          f" hue {hue}; value {value}")
+    mine, theirs = m.contrast(image), m.contrast(original)
+    same, how = _similarity(image, original, 0.65)
+    return mine > theirs and same, f"contrast (standard deviation) {mine:.1f} against {theirs:.1f}; structure {how}"
+
+
+@judge("image.adjusted")
+def image_adjusted(ctx: StepContext, path: str, reference: str, change: Change) -> Verdict:
+    """The image is ``reference`` (the original, in gold/ or ${FILES}) with one adjustment, measured as
+    OSWorld's GIMP metrics do: ``darker`` (lower mean grayscale brightness, and at equal brightness a
+    mean squared error under 0.03), ``more_saturated`` (higher mean HSV saturation; hue and value
+    channels SSIM >= 0.9) or ``more_contrast`` (higher standard deviation of the pixel values; RGB SSIM
+    >= 0.65)."""
+    from PIL import Image
+
+    image = _read(ctx.path(path), f"{reference} {change.replace('_', ' ')}")
+    if isinstance(image, Verdict):
+        return image
+    with Image.open(gold_file(ctx, reference)) as original:
+        original.load()
+        passed, how = _adjusted(image, original, change)
+    name = Path(path).name
+    if passed:
+        return Verdict.ok(f"{name} is {reference} {change.replace('_', ' ')}: {how}")
+    return Verdict.fail(f"{name} is not {reference} {change.replace('_', ' ')}: {how}")
+
+
+@judge("image.properties")
+def image_properties(ctx: StepContext, path: str, format: str | None = None, mode: str | None = None) -> Verdict:
+    """The file is an image in ``format`` (as Pillow names it: PNG, JPEG, GIF, TIFF, WEBP, BMP) and
+    ``mode`` (P for palette-based/indexed, L grayscale, RGB, RGBA, ...), whatever its name says."""
+    p = ctx.path(path)
+    image = _read(p, f"a {format or ''} image".replace("  ", " "))
+    if isinstance(image, Verdict):
+        return image
+    wrong = []
+    if format is not None and (image.format or "").upper() != format.upper():
+        wrong.append(f"its format should be {format} but is {image.format}")
+    if mode is not None and image.mode != mode:
+        wrong.append(f"its mode should be {mode} but is {image.mode}")
+    found = f"{p.name} is a {image.format} image in mode {image.mode}"
+    if wrong:
+        return Verdict.fail(found + ": " + "; ".join(wrong), format=image.format, mode=image.mode)
+    return Verdict.ok(found, format=image.format, mode=image.mode)
