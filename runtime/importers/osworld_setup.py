@@ -30,6 +30,8 @@ CACHE_DIR = "/tmp/osworld-cache"
 """Where a command's ``stdout``/``stderr`` parameter saves its output in the world (OSWorld: its
 host-side cache folder), for a later ``cache_file`` result to read."""
 OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")
+_PYTHON = re.compile(r"(^|[\s;&|(])python(?=\s)")
+"""``python`` as a command: Python 3 on OSWorld's Ubuntu image, absent here (Debian has python3)."""
 _SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w+\s+)*")
 _OPEN_TERMINAL = re.compile(r"(export DBUS_SESSION_BUS_ADDRESS=\S+\s*\n\s*)?gnome-terminal(\s+--maximize)?"
                             r"(\s+--working-directory=(?P<dir>[\w/.~-]+))?\s*")
@@ -67,13 +69,15 @@ def command_line(command: str | list[str], shell: bool = False) -> str:
     the rest becoming the shell's ``$0 $1 ...``)."""
     if shell:
         first, rest = (command, []) if isinstance(command, str) else (str(command[0]), [str(a) for a in command[1:]])
-        line = shlex.join(["/bin/sh", "-c", _SUDO.sub("", first), *rest])
+        line = shlex.join(["/bin/sh", "-c", _PYTHON.sub(r"\1python3", _SUDO.sub("", first)), *rest])
     else:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         while argv and argv[0] == "sudo":
             argv = argv[1:]
             while argv and argv[0].startswith("-"):
                 argv = argv[1:]
+        if argv and argv[0] == "python":
+            argv[0] = "python3"
         line = shlex.join(VM_HOME + a[1:] if a.startswith("~/") else a for a in argv)
     return escape(line).replace(VM_HOME, "${HOME}")
 

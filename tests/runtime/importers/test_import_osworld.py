@@ -147,7 +147,7 @@ def test_command_error_result_reads_stderr(imported: tuple[Path, ImportReport]) 
     task = _tasks(imported[0])["osworld-multi-apps-69acbb55"]
     (judge,) = task["judge"]
     assert judge["shell.output"]["cmd"] == (
-        "/bin/sh -c '{ python -c '\"'\"'from InstructorEmbedding import INSTRUCTOR;'\"'\"' ; } 2>&1 >/dev/null'")
+        "/bin/sh -c '{ python3 -c '\"'\"'from InstructorEmbedding import INSTRUCTOR;'\"'\"' ; } 2>&1 >/dev/null'")
     assert "Error" in judge["shell.output"]["regex"]
 
 
@@ -210,6 +210,9 @@ def test_paths_and_commands() -> None:
     assert command_line(["sudo", "-n", "ls", "~/x"]) == "ls ${HOME}/x"
     assert command_line("ls -l /home/user") == "ls -l ${HOME}"
     assert command_line(["echo $0 $1", "a", "b"], shell=True) == "/bin/sh -c 'echo $$0 $$1' a b"
+    # OSWorld's Ubuntu has `python` (Python 3); Debian's worlds only python3.
+    assert command_line(["python", "-c", "print(1)"]) == "python3 -c 'print(1)'"
+    assert command_line("cd x && python run.py", shell=True) == "/bin/sh -c 'cd x && python3 run.py'"
 
 
 def test_bad_input_names_the_path(tmp_path: Path) -> None:
