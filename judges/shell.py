@@ -6,13 +6,14 @@ from typing import Any
 
 from ..reset_scripts.shell import Where, run_shell
 from ..runtime.tasks.helpers import Regex, check_text, clip, short
+from ..runtime.tasks.limits import Seconds
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
 @judge("shell.output", one_of=("equals", "contains", "regex"))
 def shell_output(
     ctx: StepContext, cmd: str, equals: str | None = None, contains: str | None = None,
-    regex: Regex | None = None, timeout: float = 30, exit_code: int | None = 0, in_: Where | None = None,
+    regex: Regex | None = None, timeout: Seconds = 30, exit_code: int | None = 0, in_: Where | None = None,
 ) -> Verdict:
     """Run ``cmd`` with bash in the workspace (in the task's world when it has one, else or with
     ``in: host`` on the host); its stdout equals/contains/matches the text.
@@ -33,7 +34,7 @@ def shell_output(
 
 @judge("shell.json_object")
 def shell_json_object(ctx: StepContext, cmd: str, expected: dict[str, Any], expect_in_result: bool = False,
-                      timeout: float = 30, in_: Where | None = None) -> Verdict:
+                      timeout: Seconds = 30, in_: Where | None = None) -> Verdict:
     """Run ``cmd`` like ``shell.output`` (any exit code); its output, read as OSWorld's
     ``check_direct_json_object`` reads it (stripped, ' made ", JSON), has the ``expected`` values
     at their keys (``ignore_list_order`` in ``expected`` sorts lists first); with

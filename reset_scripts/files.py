@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path, PurePosixPath
 
 from ..runtime.tasks.helpers import FileMode, fixture, make_dirs, step_path
+from ..runtime.tasks.limits import Seconds
 from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ._accounts import accounts, group_id, host_id, user_id
@@ -258,7 +259,7 @@ def _shorten_reads(resp: object, left: float, url: str, timeout: float) -> None:
 @reset_step("files.download")
 def files_download(
     ctx: StepContext, url: str, path: str, sha256: str | None = None, mode: FileMode | None = None,
-    timeout: float = 60, max_bytes: int = 200_000_000,
+    timeout: Seconds = 60, max_bytes: int = 200_000_000,
 ) -> None:
     """Download ``url`` (http, https or file) to ``path`` (parents created, replaced if there),
     within ``timeout`` seconds for the whole download.

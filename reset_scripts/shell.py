@@ -10,6 +10,7 @@ from contextlib import nullcontext
 from typing import IO, Literal
 
 from ..runtime.tasks.helpers import clip
+from ..runtime.tasks.limits import Seconds
 from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 
 Where = Literal["host", "world"]
@@ -65,7 +66,7 @@ def _kill_group(pgid: int) -> None:
 
 
 @reset_step("shell.run")
-def shell_run(ctx: StepContext, cmd: str, timeout: float = 60, in_: Where | None = None) -> None:
+def shell_run(ctx: StepContext, cmd: str, timeout: Seconds = 60, in_: Where | None = None) -> None:
     """Run a bash command in the workspace: in the task's world as its root (the default when it has one;
     a server it leaves running is a process of the world, gone at cleanup) or on the host (``in: host``);
     a non-zero exit fails the step with its stderr."""

@@ -24,7 +24,9 @@ import time
 import zipfile
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from ..config import LimitsConfig
 from ..errors import DeskactError
@@ -32,6 +34,11 @@ from ..errors import DeskactError
 MB = 1 << 20
 _REPLY_MAX = 64 * MB
 """Largest verdict a judge's child may send back (its feedback and details, pickled)."""
+
+
+Seconds = Annotated[float, Field(gt=0, allow_inf_nan=False)]
+"""A step's timeout param: positive and finite, checked when the task loads (``.inf`` would let a
+step outlive its task)."""
 
 
 class LimitExceeded(DeskactError):

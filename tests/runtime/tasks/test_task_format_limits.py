@@ -68,3 +68,18 @@ def test_an_alias_bomb_is_a_load_error_with_file_and_line(tmp_path: Path, where:
     (bad,) = res.invalid
     assert bad.line is not None and bad.line <= 8 and "alias" in bad.message
     assert str(bad).startswith(f"{path}:{bad.line}:")
+
+
+@pytest.mark.parametrize("step", ["shell.output: {cmd: sleep 1, equals: '', timeout: .inf}",
+                                  "shell.output: {cmd: sleep 1, equals: '', timeout: 0}",
+                                  "shell.run: {cmd: sleep 1, timeout: .nan}",
+                                  "files.download: {url: 'http://x/y', path: y, timeout: -1}"])
+def test_step_timeouts_are_positive_and_finite(tmp_path: Path, step: str) -> None:
+    where = "judge" if step.startswith("shell.output") else "reset"
+    text = f"id: t\ninstruction: do it\n{where}:\n  - {step}\n"
+    if where == "reset":
+        text += "judge: [{answer.contains: {text: x}}]\n"
+    res = load_tasks([write(tmp_path, text)])
+    assert res.tasks == []
+    (bad,) = res.invalid
+    assert bad.line == 4 and "timeout" in bad.message
