@@ -46,3 +46,27 @@ def test_explore_pass_flags_only_the_loose_judge(tmp_path: Path) -> None:
     assert "only looked around" in FAILS_WITH["explore"]
     skipped, _ = validate(config, [str(folder)], workers=1, out=tmp_path / "out2", explore=False)
     assert skipped == []
+
+
+@pytest.mark.slow
+def test_first_observation_problems_are_reported_after_the_passes(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from deskact.runtime.run import validate as validate_module
+
+    folder = tmp_path / "suite_v"
+    folder.mkdir()
+    (folder / "tasks.yaml").write_text(SUITE)
+    asked: list[list[str]] = []
+
+    def blank_window(config: Config, tasks: list, workers: int = 1) -> dict[str, str]:
+        asked.append(sorted(t.id for t in tasks))
+        return {"v-tight": "the first observation shows window 'x' blank (one colour): the app is not drawn yet"}
+
+    monkeypatch.setattr(validate_module, "check_first_observations", blank_window)
+    problems, checked = validate(Config(), [str(folder)], workers=1, out=tmp_path / "out", explore=False)
+    assert asked == [["v-loose", "v-tight"]]  # the tasks that ran; only visual ones are reset again
+    assert checked == 2
+    assert [(p.task_id, p.model, p.status, p.reward) for p in problems] == [("v-tight", "observation", "failed", 0)]
+    assert "not drawn yet" in problems[0].detail
+    skipped, _ = validate(Config(), [str(folder)], workers=1, out=tmp_path / "out2", explore=False, observe=False)
+    assert skipped == [] and len(asked) == 1
