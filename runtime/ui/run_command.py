@@ -15,6 +15,7 @@ from rich.table import Table
 
 from ..config import Config
 from ..errors import DeskactError
+from ..run.events import RunEvent
 from ..run.results import TaskResult, latest_by_attempt, read_results
 from ..run.runner import RunOptions
 from ..run.trajectory import safe_name
@@ -69,7 +70,7 @@ def run_one(console: Console, cfg: Config, opts: RunOptions) -> int:
     from ..run.ray_backend import make_run
     from .progress import progress_view, resume_command
     from .views import print_summary
-    from .watch import announcer
+    from .watch import announcer, task_tracker
 
     out_dir = opts.out
     try:
@@ -78,7 +79,13 @@ def run_one(console: Console, cfg: Config, opts: RunOptions) -> int:
         runner.prepare()  # a user's mistakes (tasks, --tasks, --out, model) show before any progress
         for bad in runner.invalid:
             console.print(f"[yellow]invalid[/] {escape(str(bad))}")
-        with progress_view(console, mode=cfg.runner.progress) as runner.on_event:
+        track = task_tracker(out_dir)  # watch.json names each watched worker's task
+        with progress_view(console, mode=cfg.runner.progress) as show:
+            def on_event(event: RunEvent) -> None:
+                show(event)
+                track(event)
+
+            runner.on_event = on_event
             results = runner.execute()
     except KeyboardInterrupt:
         if (out_dir / "results.jsonl").is_file():  # interrupted after the first task started

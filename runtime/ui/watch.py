@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from rich.console import Console
 
 from ..config import Config
 from ..errors import DeskactError
+from ..run.events import EventSink, RunEvent
 
 
 def check_watch(config: Config, watch: bool) -> None:
@@ -50,6 +51,8 @@ class WatchEntry(BaseModel):
     vnc_port: int
     web_url: str | None = None
     web_port: int | None = None
+    task: str | None = None
+    """The task the worker runs now (with its epoch as ``@N`` past the first), None between tasks."""
 
 
 WATCH_FILE = "watch.json"
@@ -72,12 +75,42 @@ def announcer(console: Console, out_dir: Path | None = None) -> Callable[[int, A
         with lock:
             entries = {e.worker: e for e in read_watch(out_dir)}
             entries[worker_id] = entry
-            out_dir.mkdir(parents=True, exist_ok=True)
-            tmp = out_dir / (WATCH_FILE + ".tmp")
-            tmp.write_text(json.dumps([e.model_dump() for e in sorted(entries.values(), key=lambda e: e.worker)]))
-            tmp.replace(out_dir / WATCH_FILE)
+            _write_watch(out_dir, entries.values())
 
     return announce
+
+
+def task_tracker(out_dir: Path) -> EventSink:
+    """An event sink that keeps each watched worker's current task in ``watch.json`` (the viewer's
+    links then name the worker and its task)."""
+    lock = threading.Lock()
+
+    def track(event: RunEvent) -> None:
+        if event.kind not in ("task", "result") or not (out_dir / WATCH_FILE).exists():
+            return
+        worker = _worker_number(event.worker)
+        task = f"{event.task_id}@{event.epoch}" if event.epoch > 1 else event.task_id
+        with lock:
+            entries = {e.worker: e for e in read_watch(out_dir)}
+            if worker not in entries:
+                return
+            entries[worker].task = task if event.kind == "task" else None
+            _write_watch(out_dir, entries.values())
+
+    return track
+
+
+def _worker_number(label: str) -> int | None:
+    """``w3`` (or ``node-1/w3``) -> 3: the worker id the display was announced with."""
+    digits = label.rsplit("/", 1)[-1].lstrip("w")
+    return int(digits) if digits.isdigit() else None
+
+
+def _write_watch(out_dir: Path, entries: Iterable[WatchEntry]) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / (WATCH_FILE + ".tmp")
+    tmp.write_text(json.dumps([e.model_dump() for e in sorted(entries, key=lambda e: e.worker)]))
+    tmp.replace(out_dir / WATCH_FILE)  # the viewer never reads half a file
 
 
 def read_watch(run_dir: Path) -> list[WatchEntry]:

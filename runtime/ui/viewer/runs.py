@@ -124,6 +124,8 @@ class TaskPage(BaseModel):
     steps: list[StepOut] = Field(default_factory=list)
     trajectory: str | None = None
     """Trajectory folder relative to the run folder (files are served under /files/RUN/)."""
+    video: str | None = None
+    """The episode video (``deskact run --record``: episode.mp4), relative to the trajectory folder."""
     signature: str
 
 
@@ -298,7 +300,7 @@ def _page(ref: RunRef, key: str, view: TaskView, result: TaskResult | None, stat
         run_id=ref.id, key=key, result=result.model_dump(mode="json") if result else None, status=status,
         epoch=epoch_of(result) if result else None, instruction=view.instruction, system_prompt=view.system_prompt,
         answer=view.answer, plan=view.plan, first_observation=first, steps=steps,
-        trajectory=folder.relative_to(ref.path).as_posix() if folder else None, signature=sig,
+        trajectory=folder.relative_to(ref.path).as_posix() if folder else None, video=view.video, signature=sig,
     )
 
 

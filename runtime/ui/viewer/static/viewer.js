@@ -155,7 +155,7 @@
       (s.running ? '<p id="running-count">' + s.running + " task(s) running now</p>" : "") +
       (detail.watch.length ? '<p id="watch-links">Watch the screens: ' + detail.watch.map(function (w) {
         return '<a target="_blank" rel="noopener" href="' + esc(w.web_url) + '">worker ' + w.worker + " (" +
-          esc(w.display) + ")</a>";
+          esc(w.display) + ")" + (w.task ? ": " + esc(w.task) : "") + "</a>";
       }).join(" · ") + "</p>" : "");
     document.getElementById("run-summary").innerHTML = manifestHTML(detail, s) + summary + epochsHTML(detail);
     var visible = tasks.filter(function (t) { return matches(t, f); });
@@ -299,13 +299,26 @@
       "</h2><dl class=\"facts\">" + facts + "</dl>" + (r && r.error ? '<pre class="error">' + esc(r.error) + "</pre>" : "") +
       (page.instruction ? '<h3>Instruction</h3><div class="instruction">' + esc(page.instruction) + "</div>" : "") +
       verdicts + (page.answer ? "<h3>Answer</h3><pre>" + esc(page.answer) + "</pre>" : "") +
-      '<h3>Steps (<span id="step-count">' + page.steps.length + "</span>)</h3>" + stepsHTML(runId, page);
+      '<h3>Steps (<span id="step-count">' + page.steps.length + "</span>)</h3>" + withVideo(runId, page, stepsHTML(runId, page));
+  }
+
+  // The episode video (run --record) plays beside the steps, held in view while they scroll.
+  function withVideo(runId, page, steps) {
+    if (!page.video || !page.trajectory) return steps;
+    var src = "/files/" + enc(runId) + "/" + page.trajectory.split("/").map(enc).join("/") + "/" + enc(page.video);
+    return '<div class="with-video"><div>' + steps + '</div><aside><figure class="video" id="episode-video">' +
+      '<video controls preload="metadata" src="' + src + '"></video><figcaption>the episode, as recorded ' +
+      "(run --record)</figcaption></figure></aside></div>";
   }
 
   function drawTask(runId, page) {
     crumbs.innerHTML = '› <a href="#/run/' + enc(runId) + '">' + esc(runId) + "</a> › " + esc(page.key);
     var y = window.scrollY;
+    var playing = app.querySelector("#episode-video video");  // a live page redraws: keep the video playing
+    var at = playing ? playing.currentTime : 0, paused = playing ? playing.paused : true;
     app.innerHTML = taskHTML(runId, page);
+    var video = app.querySelector("#episode-video video");
+    if (video && at) { video.currentTime = at; if (!paused) video.play(); }
     drawMarks(app);
     window.scrollTo(0, y);
   }
