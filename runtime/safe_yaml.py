@@ -49,7 +49,7 @@ class _AliasBudget:
                 raise AliasBombError(
                     None, None,
                     f"aliases expand to more than {self.alias_budget} nodes (an alias bomb?): refused",
-                    event.start_mark,
+                    event.start_mark,  # type: ignore[arg-type]  # the C loader's Mark: the same fields
                 )
         return node
 
