@@ -48,6 +48,7 @@ if sys.argv[2] == "killed":
 """
 
 
+@pytest.mark.slow  # writes a gigabyte
 def test_a_1gb_transcript_is_judged_without_reading_it_whole(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", _JUDGE_1GB, str(tmp_path)], capture_output=True, text=True,
                          timeout=300, env={**os.environ, "TMPDIR": str(tmp_path)})

@@ -58,6 +58,7 @@ def _lines(stream: Any, out: queue.Queue[str]) -> None:
     out.put("")
 
 
+@pytest.mark.display  # run --watch starts each worker's X server and its VNC
 def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Path, chromium: Any, novnc: Any) -> None:
     for tool in ("Xvfb", "xterm", "x11vnc", "websockify"):
         if shutil.which(tool) is None:

@@ -172,6 +172,7 @@ def test_host_secrets_and_gold_files_are_hidden(jail: KernelSession) -> None:
         assert (r.status, r.stdout) == ("ok", "[]\n")
 
 
+@pytest.mark.slow  # the bomb runs until the process limit stops it: seconds
 def test_fork_bomb_is_contained() -> None:
     if not BWRAP_OK:
         pytest.skip(f"bwrap unavailable: {BWRAP_WHY}")
