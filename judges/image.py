@@ -216,27 +216,42 @@ def _similarity(first: Image.Image, second: Image.Image, minimum: float) -> tupl
     return score >= minimum, f"SSIM {score:.3f} {'>=' if score >= minimum else '<'} {minimum}"
 
 
-@judge("image.structure_similar")
-def image_structure_similar(ctx: StepContext, path: str, reference: str, min_ssim: float = 0.9,
-                            flip: Literal["horizontal", "vertical"] | None = None) -> Verdict:
-    """The image has the same size as ``reference`` (in the suite's gold/ folder, else ${FILES}) and
-    its RGB structure is similar: mean SSIM over R, G and B with a 7x7 window at least ``min_ssim``,
-    after flipping it first when ``flip`` says so (a mirrored copy then passes). As OSWorld's GIMP
-    metrics check structure (``check_structure_sim``, ``check_image_mirror`` with 0.99)."""
+def _compared_with(ctx: StepContext, reference: str | None, original: str | None) -> tuple[str, Image.Image | Verdict]:
+    """(its name in feedback, the image to compare with): a gold file, or a file of the task as it
+    is now (OSWorld compares with the task's original file read from the VM after the agent's turn)."""
     from PIL import Image
 
-    image = _read(ctx.path(path), f"an image like {reference}")
+    if reference is not None:
+        with Image.open(gold_file(ctx, reference)) as gold:
+            gold.load()
+            return reference, gold
+    assert original is not None  # one_of
+    return Path(original).name, _read(ctx.path(original), "the original image to compare with")
+
+
+@judge("image.structure_similar", one_of=("reference", "original"))
+def image_structure_similar(ctx: StepContext, path: str, reference: str | None = None, original: str | None = None,
+                            min_ssim: float = 0.9, flip: Literal["horizontal", "vertical"] | None = None) -> Verdict:
+    """The image has the same size as ``reference`` (in the suite's gold/ folder, else ${FILES}) or
+    ``original`` (a file of the task, as it is when judged) and its RGB structure is similar: mean SSIM
+    over R, G and B with a 7x7 window at least ``min_ssim``, after flipping it first when ``flip`` says
+    so (a mirrored copy then passes). As OSWorld's GIMP metrics check structure
+    (``check_structure_sim``, ``check_image_mirror`` with 0.99)."""
+    from PIL import Image
+
+    name, other = _compared_with(ctx, reference, original)
+    if isinstance(other, Verdict):
+        return other
+    image = _read(ctx.path(path), f"an image like {name}")
     if isinstance(image, Verdict):
         return image
     if flip is not None:
         image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT if flip == "horizontal" else Image.Transpose.FLIP_TOP_BOTTOM)
-    with Image.open(gold_file(ctx, reference)) as gold:
-        gold.load()
-        similar, how = _similarity(image, gold, min_ssim)
+    similar, how = _similarity(image, other, min_ssim)
     what = f"{Path(path).name}{' flipped ' + flip + 'ly' if flip else ''}"
     if similar:
-        return Verdict.ok(f"{what} has the structure of {reference} ({how})")
-    return Verdict.fail(f"{what} does not have the structure of {reference}: {how}")
+        return Verdict.ok(f"{what} has the structure of {name} ({how})")
+    return Verdict.fail(f"{what} does not have the structure of {name}: {how}")
 
 
 Change = Literal["darker", "more_saturated", "more_contrast"]
@@ -248,6 +263,9 @@ def _adjusted(image: Image.Image, original: Image.Image, change: Change) -> tupl
 
     if change == "darker":
         mine, theirs = m.brightness(image), m.brightness(original)
+        if not mine or not theirs:
+            # OSWorld's metric divides by the brightness to normalise it: a black image scores 0
+            return False, f"mean brightness {mine:.1f} against {theirs:.1f}; a black image cannot be normalised"
         error = m.normalised_mse(image, original)
         same = error < 0.03
         return mine < theirs and same, (f"mean brightness {mine:.1f} against {theirs:.1f}; at equal brightness the"
@@ -263,25 +281,23 @@ def _adjusted(image: Image.Image, original: Image.Image, change: Change) -> tupl
     return mine > theirs and same, f"contrast (standard deviation) {mine:.1f} against {theirs:.1f}; structure {how}"
 
 
-@judge("image.adjusted")
-def image_adjusted(ctx: StepContext, path: str, reference: str, change: Change) -> Verdict:
-    """The image is ``reference`` (the original, in gold/ or ${FILES}) with one adjustment, measured as
-    OSWorld's GIMP metrics do: ``darker`` (lower mean grayscale brightness, and at equal brightness a
-    mean squared error under 0.03), ``more_saturated`` (higher mean HSV saturation; hue and value
-    channels SSIM >= 0.9) or ``more_contrast`` (higher standard deviation of the pixel values; RGB SSIM
-    >= 0.65)."""
-    from PIL import Image
-
-    image = _read(ctx.path(path), f"{reference} {change.replace('_', ' ')}")
+@judge("image.adjusted", one_of=("reference", "original"))
+def image_adjusted(ctx: StepContext, path: str, change: Change, reference: str | None = None,
+                   original: str | None = None) -> Verdict:
+    """The image is the original (``reference`` in gold/ or ${FILES}, or ``original``, a file of the
+    task as it is when judged) with one adjustment, measured as OSWorld's GIMP metrics do: ``darker``
+    (lower mean grayscale brightness, and at equal brightness a mean squared error under 0.03),
+    ``more_saturated`` (higher mean HSV saturation; hue and value channels SSIM >= 0.9) or
+    ``more_contrast`` (higher standard deviation of the pixel values; RGB SSIM >= 0.65)."""
+    name, other = _compared_with(ctx, reference, original)
+    if isinstance(other, Verdict):
+        return other
+    image = _read(ctx.path(path), f"{name} {change.replace('_', ' ')}")
     if isinstance(image, Verdict):
         return image
-    with Image.open(gold_file(ctx, reference)) as original:
-        original.load()
-        passed, how = _adjusted(image, original, change)
-    name = Path(path).name
-    if passed:
-        return Verdict.ok(f"{name} is {reference} {change.replace('_', ' ')}: {how}")
-    return Verdict.fail(f"{name} is not {reference} {change.replace('_', ' ')}: {how}")
+    passed, how = _adjusted(image, other, change)
+    what = f"{Path(path).name} is{'' if passed else ' not'} {name} {change.replace('_', ' ')}: {how}"
+    return Verdict.ok(what) if passed else Verdict.fail(what)
 
 
 @judge("image.properties")

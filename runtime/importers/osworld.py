@@ -87,12 +87,11 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "is_expected_tabs", "is_expected_url_pattern_match", "is_expected_installed_extensions",
         "is_expected_search_query", "check_direct_json_object", "is_in_list", "compare_htmls",
         "check_html_background_image"],
-    "a GIMP metric (the gimp domain's issue)": [
-        "check_config_status", "check_contrast_increase_and_structure_sim", "check_file_exists_and_structure_sim",
-        "check_green_background", "check_image_mirror", "check_palette_and_structure_sim",
-        "check_saturation_increase_and_structure_sim", "check_structure_sim_resized", "check_textbox_on_leftside",
-        "check_triangle_position", "check_brightness_decrease_and_structure_sim", "check_image_size",
-        "check_structure_sim", "check_sharper", "check_image_file_size"],
+    "a GIMP metric that finds a shape, text or background by colour heuristics: no deskact judge decides as it"
+    " does": ["check_green_background", "check_textbox_on_leftside", "check_triangle_position"],
+    "a GIMP metric measuring content sizes or sharpness by its own transparency and resizing rules: no deskact"
+    " judge decides as it does": ["check_structure_sim_resized", "check_image_size", "check_sharper",
+                                   "check_image_file_size"],
     "a VLC metric (the vlc domain's issue)": [
         "check_global_key_play_pause", "check_one_instance_when_started_from_file", "check_qt_bgcone",
         "check_qt_max_volume", "check_qt_minimal_view", "check_qt_slider_colours", "compare_videos",

@@ -23,6 +23,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "vm_command_error": {"type", "command", "shell"},  # read as vm_command_line (stderr_as_output)
     "vm_terminal_output": {"type"},
     "rule": {"type", "rules"},
+    "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
 }
 """Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
 
@@ -36,7 +37,6 @@ GETTER_REASONS: dict[str, str] = {
         "shortcuts_on_desktop", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url"),
         "a Chrome getter (the chrome domain's issue)"),
     **dict.fromkeys(("vlc_config", "vlc_playing_info", "default_video_player"), "a VLC getter (the vlc domain's issue)"),
-    "gimp_config_file": "a GIMP getter (the gimp domain's issue)",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
     "accessibility_tree": "OSWorld's accessibility tree of the VM's desktop, not deskact's",

@@ -21,6 +21,7 @@ from typing import Any
 from .common import Untranslatable
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
 from .osworld_metrics_files import FILES
+from .osworld_metrics_gimp import GIMP
 from .osworld_metrics_office import OFFICE
 from .osworld_metrics_tables import TABLES
 
@@ -32,9 +33,9 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
                          " not one metric among others")
 
 
-METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {**FILES, **OFFICE, **TABLES, "infeasible": _infeasible}
+METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {**FILES, **OFFICE, **TABLES, **GIMP, "infeasible": _infeasible}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
-``osworld_metrics_office``, ``osworld_metrics_tables``). Each entry has a conformance test against
+``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``). Each entry has a conformance test against
 desktop-env (tests/runtime/importers/osworld_conformance/)."""
 
 

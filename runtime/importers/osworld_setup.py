@@ -82,6 +82,20 @@ def command_line(command: str | list[str], shell: bool = False) -> str:
     return escape(line).replace(VM_HOME, "${HOME}")
 
 
+def gimp_start(command: str | list[str]) -> dict[str, str] | None:
+    """apps.gimp's params for a launch of GIMP alone or with one file under the VM's home, else None
+    (flags or other paths stay an apps.launch)."""
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv or PurePosixPath(argv[0]).name not in ("gimp", "gimp-2.10") or len(argv) > 2:
+        return None
+    if len(argv) == 1:
+        return {}
+    path = VM_HOME + argv[1][1:] if argv[1].startswith("~/") else argv[1]
+    if not path.startswith(VM_HOME + "/"):
+        return None
+    return {"path": escape(path).replace(VM_HOME, "${HOME}")}
+
+
 class Setup:
     """What the set-up of one task becomes: steps, notes, and what the world must have."""
 
@@ -130,6 +144,11 @@ class Setup:
         if isinstance(cmd, str) and not p.get("shell"):
             cmd = cmd.split()  # OSWorld's controller splits a launch string at whitespace, quotes and all
         check_not_gnome(cmd, f"{where} launch")
+        gimp = None if p.get("shell") else gimp_start(cmd)
+        if gimp is not None:
+            into.append(step("reset", "apps.gimp", **gimp))
+            self.notes.append(f"{where} launch of GIMP became apps.gimp (its window waited for; a settled profile)")
+            return
         into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
         self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))
 

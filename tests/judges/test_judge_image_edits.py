@@ -89,3 +89,19 @@ def test_params_are_checked_at_load() -> None:
         lookup("judge", "image.adjusted").validate({"path": "a.png", "reference": "b.png", "change": "brighter"})
     with pytest.raises(ValueError, match="flip"):
         lookup("judge", "image.structure_similar").validate({"path": "a.png", "reference": "b.png", "flip": "diagonal"})
+
+
+def test_original_is_the_tasks_file_as_it_is_when_judged(ctx: StepContext) -> None:
+    _scene().save(ctx.workspace / "berry.png")
+    _scene().transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(ctx.workspace / "mirror.png")
+    params = {"path": "mirror.png", "original": "berry.png", "flip": "horizontal", "min_ssim": 0.99}
+    v = run_judge("image.structure_similar", params, ctx)
+    assert v.passed and "has the structure of berry.png" in v.feedback, v.feedback
+    # the agent overwrote the original with its mirror: OSWorld compares with that file then
+    _scene().transpose(Image.Transpose.FLIP_LEFT_RIGHT).save(ctx.workspace / "berry.png")
+    assert not run_judge("image.structure_similar", params, ctx).passed
+    (ctx.workspace / "berry.png").unlink()
+    v = run_judge("image.adjusted", {"path": "mirror.png", "original": "berry.png", "change": "darker"}, ctx)
+    assert not v.passed and "berry.png should be the original image to compare with but does not exist" in v.feedback
+    with pytest.raises(ValueError, match="reference"):
+        lookup("judge", "image.adjusted").validate({"path": "a.png", "change": "darker"})
