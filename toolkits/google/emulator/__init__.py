@@ -57,7 +57,9 @@ What the framework has already done when a handler runs:
   ``framework._BODY_OPTIONAL``, which Google lets clients call without one);
 - media uploads (``uploadType=media|multipart|resumable``, all three, including
   googleapiclient's chunked resumable PUTs) arrive as ``req.media`` (bytes) and
-  ``req.media_type``; multipart metadata is in ``req.body``;
+  ``req.media_type``; multipart metadata is in ``req.body``. A handler registered
+  with ``@handler(id, media_file=True)`` gets a finished resumable upload as
+  ``req.media_file`` (a file, never loaded whole; ``req.media`` is then None);
 - ``req.store`` (``Store``), ``req.user`` (the account's email),
   ``req.headers`` (lower-case), ``req.base_url`` (``http://host:port``).
 
@@ -95,7 +97,9 @@ through a function the owning package exports (``drive.register_file(...)``).
 
 Python API
 ----------
-``Emulator(state_dir=None, user="me@deskact.test")`` with ``.reset(snapshot=None)``,
+``Emulator(state_dir=None, user="me@deskact.test", limits=EmulatorLimits(), files_dir=None)``
+(``limits.py``: request size, Drive quota, upload session lifetime; ``server.py``
+says how requests are read) with ``.reset(snapshot=None)``,
 ``.snapshot(name)``, ``.dispatch(method, target, headers, body, base_url)``;
 ``start_server(emulator, port=0, socket_path=None, admin_socket=None) -> RunningServer``
 (``.url``, ``.close()``); ``deskact.toolkits.google.client.build_service(api, version, base_url)``.

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import shutil
+import tempfile
 import time
 import traceback
 from collections.abc import Callable
@@ -30,6 +32,7 @@ from urllib.parse import parse_qsl, urlencode
 from .discovery import Router
 from .errors import ApiError, not_implemented
 from .fields import apply_fields, check_fields, parse_fields
+from .limits import EmulatorLimits
 from .store import SnapshotError, Store
 
 # Service packages imported by every Emulator (each registers its handlers when
@@ -55,6 +58,9 @@ class Request:
     """Request headers, lower-case names."""
     base_url: str
     """``http://host:port`` as the client addressed the server (for Location/selfLink URLs)."""
+    media_file: Path | None = None
+    """A finished resumable upload's content on disk, for handlers registered with
+    ``media_file=True`` (``media`` is then None); the handler may move or delete it."""
 
     @property
     def store(self) -> Store:
@@ -81,17 +87,22 @@ Handler = Callable[[Request], "dict[str, Any] | Response | None"]
 ResetHook = Callable[[Store, str], None]
 
 HANDLERS: dict[str, Handler] = {}
+MEDIA_FILE_HANDLERS: set[str] = set()
+"""Methods whose handler takes a finished resumable upload as ``req.media_file``."""
 # Methods that declare a request body Google nonetheless lets clients omit.
 _BODY_OPTIONAL = {"drive.files.update", "drive.files.copy", "drive.files.create",
                   "sheets.spreadsheets.values.clear"}
 RESET_HOOKS: list[ResetHook] = []
 
 
-def handler(method_id: str) -> Callable[[Handler], Handler]:
-    """Register ``fn`` as the implementation of discovery method ``method_id``."""
+def handler(method_id: str, media_file: bool = False) -> Callable[[Handler], Handler]:
+    """Register ``fn`` as the implementation of discovery method ``method_id``;
+    ``media_file``: it reads large uploads from ``req.media_file`` (not loaded in memory)."""
 
     def register(fn: Handler) -> Handler:
         HANDLERS[method_id] = fn
+        if media_file:
+            MEDIA_FILE_HANDLERS.add(method_id)
         return fn
 
     return register
@@ -125,6 +136,11 @@ def _json_response(status: int, data: Any, headers: dict[str, str] | None = None
     h = {"Content-Type": "application/json; charset=UTF-8"}
     h.update(headers or {})
     return RawResponse(status, h, body)
+
+
+def quota_exceeded() -> ApiError:
+    """Google's answer to an upload past the account's storage quota."""
+    return ApiError(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded")
 
 
 def error_response(err: ApiError) -> RawResponse:
@@ -170,7 +186,10 @@ class _UploadSession:
     metadata: bytes
     media_type: str
     total: int | None
-    data: bytearray = field(default_factory=bytearray)
+    file: Path
+    """Where the chunks received so far are appended."""
+    received: int = 0
+    touched: float = field(default_factory=time.monotonic)
     query: list[tuple[str, str]] = field(default_factory=list)
     """The initiating request's query (fields, supportsAllDrives, ...), replayed at the end."""
 
@@ -179,17 +198,29 @@ class Emulator:
     """One emulator instance: a router, a store, the handlers. Thread safe.
 
     ``state_dir``: where the SQLite database and named snapshots live (None =
-    in memory). ``user``: the single account's email address.
+    in memory). ``user``: the single account's email address. ``files_dir``: where
+    large content and unfinished uploads live (default: ``state_dir/files``, or a
+    temporary folder; without ``state_dir`` it is removed on close). ``limits``: request sizes, the Drive quota,
+    upload session lifetime.
     """
 
-    def __init__(self, state_dir: Path | None = None, user: str = "me@deskact.test") -> None:
+    def __init__(
+        self, state_dir: Path | None = None, user: str = "me@deskact.test",
+        limits: EmulatorLimits | None = None, files_dir: Path | None = None,
+    ) -> None:
         load_service_modules()
+        self.limits = limits or EmulatorLimits()
+        self._own_files = state_dir is None  # the in-memory database dies with us: its files too
+        if files_dir is None:
+            files_dir = state_dir / "files" if state_dir else Path(tempfile.mkdtemp(prefix="deskact-google-"))
+        self.upload_dir = files_dir / ".uploads"
+        self.upload_dir.mkdir(parents=True, exist_ok=True)
         self.router = Router()
         unknown = sorted(set(HANDLERS) - set(self.router.methods))
         if unknown:
             raise ValueError(f"handlers registered for methods no discovery document has: {unknown}")
         self.user = user
-        self.store = Store(state_dir)
+        self.store = Store(state_dir, files_dir=files_dir)
         self._uploads: dict[str, _UploadSession] = {}
         fresh = not self.store.list("emulator.meta")
         if fresh:
@@ -203,6 +234,7 @@ class Emulator:
             for kind in [r[0] for r in self.store.conn.execute("SELECT DISTINCT kind FROM docs")]:
                 self.store.conn.execute("DELETE FROM docs WHERE kind=?", (kind,))
             self.store.conn.execute("DELETE FROM blobs")
+            self.store.conn.execute("DELETE FROM blob_files")
             self.store.conn.execute("DELETE FROM counters")
             self.store.put("emulator.meta", "meta", {"user": self.user, "created": time.time()})
             for hook in RESET_HOOKS:
@@ -220,7 +252,11 @@ class Emulator:
     def reset(self, snapshot: str | None = None) -> None:
         """Back to the seeded empty state, or to a named snapshot."""
         self.store.restore_snapshot(snapshot or "__empty__")
-        self._uploads.clear()
+        with self.store.lock:
+            for session in self._uploads.values():
+                session.file.unlink(missing_ok=True)
+            self._uploads.clear()
+        self.store.collect_files()
 
     def snapshot(self, name: str) -> None:
         """Save the current state as ``name`` (also on disk when there is a state dir)."""
@@ -228,16 +264,22 @@ class Emulator:
 
     def close(self) -> None:
         self.store.close()
+        if self._own_files and self.store.files_dir is not None:
+            shutil.rmtree(self.store.files_dir, ignore_errors=True)
+        else:
+            shutil.rmtree(self.upload_dir, ignore_errors=True)
 
     # ---- the pipeline -----------------------------------------------------
     def dispatch(
         self, method: str, target: str, headers: dict[str, str], body: bytes, base_url: str,
-        admin: bool = True,
+        admin: bool = True, body_file: Path | None = None,
     ) -> RawResponse:
         """Answer one HTTP request. ``headers`` must have lower-case names.
 
         ``admin=False`` (the data endpoints: what a kernel reaches) refuses the
-        admin API (``/_emulator/...``) with 403, batch parts included."""
+        admin API (``/_emulator/...``) with 403, batch parts included. ``body_file``:
+        a resumable upload chunk the server spooled to disk (``body`` is then empty);
+        dispatch removes it."""
         try:
             path, _, query = target.partition("?")
             override = headers.get("x-http-method-override")
@@ -262,13 +304,30 @@ class Emulator:
                 return handle_batch(self, headers, body, base_url, admin)
             qs = parse_qsl(query, keep_blank_values=True)
             if any(k == "upload_id" for k, _ in qs):
-                return self._continue_upload(dict(qs)["upload_id"], headers, body, base_url)
+                return self._continue_upload(dict(qs)["upload_id"], headers, body, base_url, body_file)
             return self._call(method, path, qs, headers, body, base_url)
         except ApiError as err:
             return error_response(err)
         except Exception as exc:  # noqa: BLE001 - a bug in a handler: answer 500 with the cause
             traceback.print_exc()
             return error_response(ApiError(500, f"emulator error: {type(exc).__name__}: {exc}", "backendError"))
+        finally:
+            if body_file is not None:
+                body_file.unlink(missing_ok=True)
+
+    def upload_room(self, target: str) -> int | None:
+        """How many body bytes a request to ``target`` may send if it continues a resumable
+        upload (it streams to disk), or None for any other request (``max_request_bytes``)."""
+        qs = parse_qsl(target.partition("?")[2], keep_blank_values=True)
+        upload_id = dict(qs).get("upload_id")
+        if upload_id is None:
+            return None
+        with self.store.lock:
+            self._expire_uploads()
+            if upload_id not in self._uploads:
+                return self.limits.max_request_bytes  # answered 404 once read
+            held = sum(s.received for s in self._uploads.values())
+        return max(self.limits.drive_quota_bytes - held, 0)
 
     def _call(
         self,
@@ -280,6 +339,7 @@ class Emulator:
         base_url: str,
         media: bytes | None = None,
         media_type: str | None = None,
+        media_file: Path | None = None,
     ) -> RawResponse:
         match = self.router.match(method, path)
         if match is None:
@@ -290,7 +350,9 @@ class Emulator:
         params = self._validate(spec, match.path_params, qs)
         content_type = headers.get("content-type", "")
         upload_type = params.get("uploadType")
-        if match.upload and media is None:
+        if media_file is not None and spec.id not in MEDIA_FILE_HANDLERS:
+            media, media_file = media_file.read_bytes(), None
+        if match.upload and media is None and media_file is None:
             if upload_type == "resumable":
                 return self._start_upload(method, path, qs, headers, body, base_url)
             if upload_type == "multipart" or content_type.startswith("multipart/"):
@@ -311,7 +373,8 @@ class Emulator:
                 raise ApiError(400, f"Invalid JSON payload received. {exc}", "parseError") from None
             if spec.request_ref and not isinstance(parsed, dict):
                 raise ApiError(400, "Invalid JSON payload received. Expected an object.", "parseError")
-        elif spec.request_ref and media is None and method in ("POST", "PUT", "PATCH") and self._body_required(spec):
+        elif (spec.request_ref and media is None and media_file is None and method in ("POST", "PUT", "PATCH")
+              and self._body_required(spec)):
             raise ApiError(400, f"Required request body missing for {spec.id}", "required")
         fn = HANDLERS.get(spec.id)
         if fn is None:
@@ -324,7 +387,7 @@ class Emulator:
             if spec.response_ref:
                 check_fields(fields_tree, {"$ref": spec.response_ref},
                              lambda name: self.router.schema(spec.api, name), params["fields"])
-        req = Request(self, spec.id, params, parsed, media, media_type, headers, base_url)
+        req = Request(self, spec.id, params, parsed, media, media_type, headers, base_url, media_file)
         with self.store.lock:
             self.store.conn.execute("BEGIN")
             try:
@@ -373,54 +436,99 @@ class Emulator:
         self, method: str, path: str, qs: list[tuple[str, str]], headers: dict[str, str],
         body: bytes, base_url: str,
     ) -> RawResponse:
+        total_header = headers.get("x-upload-content-length", "")
+        total = int(total_header) if total_header.isdigit() else None
+        if total is not None and total > self.limits.drive_quota_bytes:
+            raise quota_exceeded()
         upload_id = Store.new_id(24)
-        total = headers.get("x-upload-content-length")
-        self._uploads[upload_id] = _UploadSession(  # dict assignment is atomic under the GIL
-            method=method,
-            path=path,
-            headers={k: v for k, v in headers.items() if k != "content-length"},
-            metadata=body,
-            media_type=headers.get("x-upload-content-type", "application/octet-stream"),
-            total=int(total) if total and total.isdigit() else None,
-        )
         keep = [(k, v) for k, v in qs if k not in ("uploadType", "upload_id")]
-        self._uploads[upload_id].query = keep + [("uploadType", "resumable")]
+        with self.store.lock:
+            self._expire_uploads()
+            self._uploads[upload_id] = _UploadSession(
+                method=method,
+                path=path,
+                headers={k: v for k, v in headers.items() if k != "content-length"},
+                metadata=body,
+                media_type=headers.get("x-upload-content-type", "application/octet-stream"),
+                total=total,
+                file=self.upload_dir / upload_id,
+                query=keep + [("uploadType", "resumable")],
+            )
+            self._uploads[upload_id].file.touch()
         keep += [("uploadType", "resumable"), ("upload_id", upload_id)]
         location = f"{base_url}{path}?{urlencode(keep)}"
         return RawResponse(200, {"Location": location, "X-GUploader-UploadID": upload_id}, b"")
 
-    def _continue_upload(self, upload_id: str, headers: dict[str, str], body: bytes, base_url: str) -> RawResponse:
-        with self.store.lock:  # chunks of one session must not interleave
-            return self._continue_upload_locked(upload_id, headers, body, base_url)
+    def _expire_uploads(self) -> None:
+        """Drop sessions untouched for ``upload_session_ttl_s`` (call under the store lock)."""
+        cutoff = time.monotonic() - self.limits.upload_session_ttl_s
+        for upload_id, session in list(self._uploads.items()):
+            if session.touched < cutoff:
+                del self._uploads[upload_id]
+                session.file.unlink(missing_ok=True)
 
-    def _continue_upload_locked(
-        self, upload_id: str, headers: dict[str, str], body: bytes, base_url: str
+    def _continue_upload(
+        self, upload_id: str, headers: dict[str, str], body: bytes, base_url: str, body_file: Path | None,
     ) -> RawResponse:
-        session = self._uploads.get(upload_id)
-        if session is None:
-            raise ApiError(404, f"No active upload session {upload_id}", "notFound")
-        crange = headers.get("content-range", "")
-        total = session.total
-        if crange.startswith("bytes "):
-            span, _, size = crange[6:].partition("/")
-            if size.isdigit():
-                total = int(size)
-            if span != "*":
-                first = int(span.split("-")[0])
-                if first != len(session.data):
-                    raise ApiError(400, f"Content-Range {crange} does not continue at byte {len(session.data)}",
-                                   "badContent")
-                session.data += body
-        else:
-            session.data += body
-            total = len(session.data)
-        if total is None or len(session.data) < total:
-            h = {"Range": f"bytes=0-{len(session.data) - 1}"} if session.data else {}
-            return RawResponse(308, h, b"")
-        del self._uploads[upload_id]
-        qs = session.query or [("uploadType", "resumable")]
-        return self._call(session.method, session.path, qs, session.headers, session.metadata, base_url,
-                          media=bytes(session.data), media_type=session.media_type)
+        with self.store.lock:  # chunks of one session must not interleave
+            self._expire_uploads()
+            session = self._uploads.get(upload_id)
+            if session is None:
+                raise ApiError(404, f"No active upload session {upload_id} (finished, expired or never started)",
+                               "notFound")
+            size = body_file.stat().st_size if body_file is not None else len(body)
+            crange = headers.get("content-range", "")
+            total = session.total
+            append = True
+            if crange.startswith("bytes "):
+                span, _, declared = crange[6:].partition("/")
+                if declared.isdigit():
+                    total = int(declared)
+                elif declared != "*":
+                    raise ApiError(400, f"Content-Range {crange!r}: the total is not a number", "badContent")
+                if span == "*":
+                    append = False
+                else:
+                    first = span.split("-")[0]
+                    if not first.isdigit():
+                        raise ApiError(400, f"Content-Range {crange!r} is not bytes FIRST-LAST/TOTAL", "badContent")
+                    if int(first) != session.received:
+                        raise ApiError(400, f"Content-Range {crange} does not continue at byte {session.received}",
+                                       "badContent")
+            elif crange:
+                raise ApiError(400, f"Content-Range {crange!r} is not bytes FIRST-LAST/TOTAL", "badContent")
+            if append:
+                held = sum(s.received for s in self._uploads.values())
+                if held + size > self.limits.drive_quota_bytes:
+                    self._drop_upload(upload_id)
+                    raise quota_exceeded()
+                with session.file.open("ab") as out:
+                    if body_file is not None:
+                        with body_file.open("rb") as chunk:
+                            shutil.copyfileobj(chunk, out, 1024 * 1024)
+                    else:
+                        out.write(body)
+                session.received += size
+                if not crange:
+                    total = session.received
+            session.touched = time.monotonic()
+            if total is not None and session.received > total:
+                self._drop_upload(upload_id)
+                raise ApiError(400, f"upload sent {session.received} bytes, more than its total {total}", "badContent")
+            if total is None or session.received < total:
+                h = {"Range": f"bytes=0-{session.received - 1}"} if session.received else {}
+                return RawResponse(308, h, b"")
+            del self._uploads[upload_id]
+            try:
+                return self._call(session.method, session.path, session.query, session.headers, session.metadata,
+                                  base_url, media_type=session.media_type, media_file=session.file)
+            finally:
+                session.file.unlink(missing_ok=True)
+
+    def _drop_upload(self, upload_id: str) -> None:
+        session = self._uploads.pop(upload_id, None)
+        if session is not None:
+            session.file.unlink(missing_ok=True)
 
     # ---- admin ------------------------------------------------------------------
     def _admin(self, method: str, path: str, body: bytes) -> RawResponse:

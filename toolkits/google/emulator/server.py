@@ -10,21 +10,45 @@ Data vs admin: by default every listener serves everything. Given
 served only on that Unix socket (mode 0600, host only) and the TCP port and
 ``socket_path`` (the data endpoints, the only ones ever handed to a kernel)
 answer it with 403.
+
+Defensive reading: a Content-Length that is not a plain number, a bad chunk size
+or chunk ending answer 400; a body past ``limits.max_request_bytes`` answers 413
+before any of it is read (also to ``Expect: 100-continue``). Resumable upload
+chunks stream to a file in the emulator's upload folder instead, within the
+room the Drive quota leaves. The listen backlog holds ``LISTEN_BACKLOG``
+connections, so a burst of clients waits instead of being refused.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import secrets
 import socket
 import socketserver
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from .framework import Emulator
+from .errors import ApiError
+from .framework import Emulator, RawResponse, error_response
 
 _REASONS = {200: "OK", 204: "No Content", 304: "Not Modified", 308: "Permanent Redirect"}
+LISTEN_BACKLOG = 1024
+_DIGITS = re.compile(r"[0-9]{1,19}")
+_CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")
+_LINE_LIMIT = 65536
+_BLOCK = 1024 * 1024
+
+
+class _Refused(Exception):
+    """A request refused before (or while) reading its body; the connection then closes."""
+
+    def __init__(self, status: int, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.error = ApiError(status, message, reason)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -44,15 +68,30 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:  # quiet: one line per request is noise
         pass
 
+    def handle_expect_100(self) -> bool:
+        try:
+            self._body_limit()
+        except _Refused as refused:
+            self._refuse(refused)
+            return False
+        return super().handle_expect_100()
+
     def _serve(self) -> None:
-        if "chunked" in (self.headers.get("Transfer-Encoding") or "").lower():
-            body = self._read_chunked()
-        else:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
+        body_file: Path | None = None
+        try:
+            body, body_file = self._read_body()
+        except _Refused as refused:
+            if body_file is not None:
+                body_file.unlink(missing_ok=True)
+            self._refuse(refused)
+            return
         headers = {k.lower(): v for k, v in self.headers.items()}
         host = headers.get("host") or "127.0.0.1"
-        resp = self.emulator.dispatch(self.command, self.path, headers, body, f"http://{host}", admin=self.admin)
+        resp = self.emulator.dispatch(self.command, self.path, headers, body, f"http://{host}", admin=self.admin,
+                                      body_file=body_file)
+        self._write(resp)
+
+    def _write(self, resp: RawResponse) -> None:
         reason = self.responses.get(resp.status, ("",))[0] or _REASONS.get(resp.status, "")
         head = [f"HTTP/1.1 {resp.status} {reason}"]
         for name, value in resp.headers.items():
@@ -64,16 +103,79 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
-    def _read_chunked(self) -> bytes:
-        out = bytearray()
+    def _refuse(self, refused: _Refused) -> None:
+        # What is left of the body is unread: the connection cannot carry another request.
+        self.close_connection = True
+        self._write(error_response(refused.error))
+
+    def _body_limit(self) -> tuple[int, bool]:
+        """(most body bytes this request may send, whether they stream to disk); raises
+        _Refused for a malformed or too large Content-Length."""
+        room = self.emulator.upload_room(self.path)
+        limit = self.emulator.limits.max_request_bytes if room is None else room
+        lengths = self.headers.get_all("Content-Length") or []
+        if lengths:
+            if len(set(lengths)) > 1 or not _DIGITS.fullmatch(lengths[0].strip()):
+                raise _Refused(400, f"Content-Length {', '.join(lengths)!r} is not one number of bytes", "badRequest")
+            if int(lengths[0]) > limit:
+                raise _Refused(413, f"the request body ({int(lengths[0])} bytes) is larger than the "
+                               f"{limit} bytes this request may send", "uploadTooLarge")
+        return limit, room is not None
+
+    def _read_body(self) -> tuple[bytes, Path | None]:
+        limit, to_disk = self._body_limit()
+        chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
+        length = 0 if chunked else int((self.headers.get("Content-Length") or "0").strip())
+        if not to_disk:
+            if chunked:
+                return b"".join(self._chunks(limit)), None
+            return (self._read_exactly(length) if length else b""), None
+        target = self.emulator.upload_dir / f".chunk-{secrets.token_hex(8)}"
+        with target.open("wb") as out:
+            try:
+                if chunked:
+                    for block in self._chunks(limit):
+                        out.write(block)
+                else:
+                    while length:
+                        block = self._read_exactly(min(length, _BLOCK))
+                        out.write(block)
+                        length -= len(block)
+            except _Refused:
+                target.unlink(missing_ok=True)
+                raise
+        return b"", target
+
+    def _read_exactly(self, size: int) -> bytes:
+        data = self.rfile.read(size)
+        if len(data) != size:
+            raise _Refused(400, f"the body ended after {len(data)} of {size} bytes", "badRequest")
+        return data
+
+    def _chunks(self, limit: int) -> Iterator[bytes]:
+        """The blocks of a chunked body; 400 for a malformed chunk, 413 past ``limit``."""
+        total = 0
         while True:
-            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
+            line = self.rfile.readline(_LINE_LIMIT)
+            size_text = line.split(b";")[0].strip()
+            if not _CHUNK_SIZE.fullmatch(size_text):
+                raise _Refused(400, f"bad chunk size {size_text[:40]!r} in a chunked body", "badRequest")
+            size = int(size_text, 16)
             if size == 0:
-                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
-                    pass  # trailers
-                return bytes(out)
-            out += self.rfile.read(size)
-            self.rfile.readline()  # CRLF after each chunk
+                for _ in range(100):  # trailers, to the blank line
+                    if self.rfile.readline(_LINE_LIMIT) in (b"\r\n", b"\n", b""):
+                        return
+                raise _Refused(400, "too many trailer lines after a chunked body", "badRequest")
+            total += size
+            if total > limit:
+                raise _Refused(413, f"the chunked request body passes the {limit} bytes this request may send",
+                               "uploadTooLarge")
+            while size:
+                block = self._read_exactly(min(size, _BLOCK))
+                size -= len(block)
+                yield block
+            if self.rfile.readline(_LINE_LIMIT) not in (b"\r\n", b"\n"):
+                raise _Refused(400, "a chunk does not end with CRLF", "badRequest")
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
 
@@ -81,10 +183,12 @@ class _Handler(BaseHTTPRequestHandler):
 class _TCPServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = LISTEN_BACKLOG
 
 
 class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
 
 @dataclass

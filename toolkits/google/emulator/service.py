@@ -1,7 +1,8 @@
 """The per-worker service: one emulator per worker, for the Google toolkit's ``service``.
 
 The runner calls ``emulator_service(ctx)`` when a worker starts. Each worker has
-its own in-memory SQLite state, so workers never see each other's data. The
+its own in-memory SQLite state, so workers never see each other's data; large
+content and unfinished uploads are files under the worker's state folder. The
 emulator listens on:
 
 - a data Unix socket, the only endpoint bound into the sandbox (the kernel
@@ -50,7 +51,8 @@ def emulator_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
     ``socket`` (data, the kernel's) and ``admin_socket``."""
     ctx.state_dir.mkdir(parents=True, exist_ok=True)
     sock, admin_sock, tmp_dir = _socket_paths(ctx.state_dir)
-    emulator = Emulator(state_dir=None, user=ctx.config.google.user)
+    # Large uploads live on disk in the worker's state folder, not in the runner's memory.
+    emulator = Emulator(state_dir=None, user=ctx.config.google.user, files_dir=ctx.state_dir / "google-files")
     running = start_server(emulator, port=0, socket_path=sock, admin_socket=admin_sock)
     try:
         yield ServiceHandle(

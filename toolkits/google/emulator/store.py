@@ -5,7 +5,11 @@ service-qualified type (``"calendar.event"``, ``"gmail.message"``,
 ``"drive.file"``), ``scope`` the parent (a calendar id, ``""`` for top-level).
 List order is insertion order (a replaced document keeps its place). Binary
 content (file bodies, attachments) lives in ``blobs``; monotonic counters
-(Gmail historyId, sequence numbers) in ``counters``.
+(Gmail historyId, sequence numbers) in ``counters``. Given ``files_dir``, content
+of ``FILE_BLOB_BYTES`` or more lives there instead, one immutable file per
+content (named by its SHA-256; ``blob_files`` maps keys to them): large uploads
+then cost disk, not the memory of the process the emulator runs in, and
+snapshots, which copy the database, stay cheap and still see the same content.
 
 Snapshots use SQLite's online backup API (page copy, well under a millisecond
 for small databases): in memory by name, and also as files under
@@ -19,9 +23,12 @@ holds :attr:`Store.lock` around each request so every request is atomic.
 from __future__ import annotations
 
 import builtins
+import hashlib
 import json
+import os
 import re
 import secrets
+import shutil
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -39,9 +46,12 @@ CREATE TABLE IF NOT EXISTS docs (
 );
 CREATE INDEX IF NOT EXISTS docs_id ON docs (kind, id);
 CREATE TABLE IF NOT EXISTS blobs (key TEXT PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS blob_files (key TEXT PRIMARY KEY, sha256 TEXT NOT NULL, size INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
 """
 
+FILE_BLOB_BYTES = 256 * 1024
+"""Content this large or larger goes to ``files_dir`` (smaller stays in the database)."""
 _SNAPSHOT_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,100}$")
 
 
@@ -52,8 +62,11 @@ class SnapshotError(ValueError):
 class Store:
     """Typed-free document store over SQLite. See the module docstring."""
 
-    def __init__(self, state_dir: Path | None = None) -> None:
+    def __init__(self, state_dir: Path | None = None, files_dir: Path | None = None) -> None:
         self.state_dir = state_dir
+        self.files_dir = files_dir
+        if files_dir is not None:
+            files_dir.mkdir(parents=True, exist_ok=True)
         if state_dir is not None:
             state_dir.mkdir(parents=True, exist_ok=True)
             target = str(state_dir / "state.sqlite")
@@ -124,14 +137,75 @@ class Store:
 
     # ---- blobs and counters ---------------------------------------------
     def put_blob(self, key: str, data: bytes) -> None:
+        if self.files_dir is not None and len(data) >= FILE_BLOB_BYTES:
+            digest = hashlib.sha256(data).hexdigest()
+            target = self.files_dir / digest
+            if not target.exists():
+                partial = self.files_dir / f".{digest}.{secrets.token_hex(4)}"
+                partial.write_bytes(data)
+                os.replace(partial, target)
+            self._link_file(key, digest, len(data))
+            return
+        self.conn.execute("DELETE FROM blob_files WHERE key=?", (key,))
         self.conn.execute("INSERT OR REPLACE INTO blobs (key, data) VALUES (?,?)", (key, data))
 
+    def put_blob_file(self, key: str, path: Path, sha256: str) -> None:
+        """Store the content of ``path`` (moved, not copied, when it can be); ``sha256`` is its hash."""
+        size = path.stat().st_size
+        if self.files_dir is None or size < FILE_BLOB_BYTES:
+            self.put_blob(key, path.read_bytes())
+            path.unlink()
+            return
+        target = self.files_dir / sha256
+        if target.exists():
+            path.unlink()
+        else:
+            shutil.move(path, target)
+        self._link_file(key, sha256, size)
+
+    def _link_file(self, key: str, digest: str, size: int) -> None:
+        self.conn.execute("DELETE FROM blobs WHERE key=?", (key,))
+        self.conn.execute("INSERT OR REPLACE INTO blob_files (key, sha256, size) VALUES (?,?,?)",
+                          (key, digest, size))
+
+    def blob_file(self, key: str) -> Path | None:
+        """The file holding a large blob's content (None: absent or kept in the database)."""
+        row = self.conn.execute("SELECT sha256 FROM blob_files WHERE key=?", (key,)).fetchone()
+        return self.files_dir / row[0] if row and self.files_dir is not None else None
+
+    def collect_files(self) -> int:
+        """Delete content files neither the state nor any snapshot names; how many went."""
+        if self.files_dir is None:
+            return 0
+        with self.lock:
+            named: set[str] = set()
+            for conn in [self.conn, *self._snapshots.values()]:
+                named |= _file_names(conn)
+            folder = self.state_dir / "snapshots" if self.state_dir else None
+            for path in sorted(folder.glob("*.sqlite")) if folder and folder.is_dir() else []:
+                disk = sqlite3.connect(str(path))
+                try:
+                    named |= _file_names(disk)
+                finally:
+                    disk.close()
+            gone = 0
+            for path in self.files_dir.iterdir():
+                if path.name not in named and not path.name.startswith("."):
+                    path.unlink(missing_ok=True)
+                    gone += 1
+            return gone
+
     def get_blob(self, key: str) -> bytes | None:
+        path = self.blob_file(key)
+        if path is not None:
+            return path.read_bytes()
         row = self.conn.execute("SELECT data FROM blobs WHERE key=?", (key,)).fetchone()
         return bytes(row[0]) if row else None
 
     def delete_blob(self, key: str) -> None:
+        # The file stays: a snapshot may still name it (files_dir goes with the emulator).
         self.conn.execute("DELETE FROM blobs WHERE key=?", (key,))
+        self.conn.execute("DELETE FROM blob_files WHERE key=?", (key,))
 
     def next_counter(self, name: str, start: int = 1) -> int:
         """Increment and return a named counter (first value = ``start``)."""
@@ -208,3 +282,10 @@ class Store:
         for snap in self._snapshots.values():
             snap.close()
         self.conn.close()
+
+
+def _file_names(conn: sqlite3.Connection) -> set[str]:
+    try:
+        return {row[0] for row in conn.execute("SELECT sha256 FROM blob_files")}
+    except sqlite3.OperationalError:  # a snapshot saved before blob_files existed
+        return set()

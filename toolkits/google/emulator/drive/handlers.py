@@ -15,10 +15,11 @@ import hashlib
 import secrets
 import string
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from ..errors import ApiError
-from ..framework import Request, Response, handler, on_reset
+from ..framework import Request, Response, handler, on_reset, quota_exceeded
 from ..paging import paginate
 from ..store import Store
 from .query import QueryError, compile_query, parse_rfc3339
@@ -173,7 +174,20 @@ def _extension(name: str) -> tuple[str | None, str | None]:
     return parts[-1], ".".join(parts[1:])
 
 
-def _set_content(store: Store, rec: dict[str, Any], data: bytes, media_type: str | None) -> None:
+def _media(req: Request) -> bytes | Path | None:
+    """The upload's content: bytes, or a finished resumable upload's file (never loaded whole)."""
+    return req.media_file if req.media_file is not None else req.media
+
+
+def _check_quota(req: Request, file_id: str, size: int) -> None:
+    """403 storageQuotaExceeded when ``size`` bytes in ``file_id`` would pass the quota."""
+    used = sum(int(f.get("quotaBytesUsed") or 0) for f in req.store.list(KIND) if f["id"] != file_id)
+    if used + size > req.emulator.limits.drive_quota_bytes:
+        raise quota_exceeded()
+
+
+def _set_content(req: Request, rec: dict[str, Any], data: bytes | Path, media_type: str | None) -> None:
+    store = req.store
     mime = rec["mimeType"]
     if mime in GOOGLE_TYPES:
         kind = GOOGLE_TYPES[mime]
@@ -182,17 +196,32 @@ def _set_content(store: Store, rec: dict[str, Any], data: bytes, media_type: str
         if importer is None:
             raise ApiError(400, f"Cannot import {src} content into a {mime} file; supported: {sorted(kind.importers)}",
                            "badContent")
-        importer(store, rec["id"], rec["name"], data)
+        importer(store, rec["id"], rec["name"], data.read_bytes() if isinstance(data, Path) else data)
         return
     if mime.startswith(GOOGLE_PREFIX):
         raise ApiError(400, f"A {mime} file cannot hold uploaded content.", "badContent")
-    store.put_blob("drive:" + rec["id"], data)
-    rec["size"] = str(len(data))
-    rec["quotaBytesUsed"] = str(len(data))
-    rec["md5Checksum"] = hashlib.md5(data).hexdigest()
-    rec["sha1Checksum"] = hashlib.sha1(data).hexdigest()
-    rec["sha256Checksum"] = hashlib.sha256(data).hexdigest()
-    rec["headRevisionId"] = hashlib.md5(data + rec["id"].encode()).hexdigest()[:24]
+    size = data.stat().st_size if isinstance(data, Path) else len(data)
+    _check_quota(req, rec["id"], size)
+    hashes = [hashlib.md5(), hashlib.sha1(), hashlib.sha256(), hashlib.md5()]
+    if isinstance(data, Path):
+        with data.open("rb") as stream:
+            while block := stream.read(1024 * 1024):
+                for h in hashes:
+                    h.update(block)
+    else:
+        for h in hashes:
+            h.update(data)
+    hashes[3].update(rec["id"].encode())
+    if isinstance(data, Path):
+        store.put_blob_file("drive:" + rec["id"], data, hashes[2].hexdigest())
+    else:
+        store.put_blob("drive:" + rec["id"], data)
+    rec["size"] = str(size)
+    rec["quotaBytesUsed"] = str(size)
+    rec["md5Checksum"] = hashes[0].hexdigest()
+    rec["sha1Checksum"] = hashes[1].hexdigest()
+    rec["sha256Checksum"] = hashes[2].hexdigest()
+    rec["headRevisionId"] = hashes[3].hexdigest()[:24]
 
 
 _WRITABLE = {"name", "description", "starred", "trashed", "properties", "appProperties", "mimeType",
@@ -343,7 +372,7 @@ def about_get(req: Request) -> dict[str, Any]:
     exports = {m: sorted(k.exporters) for m, k in GOOGLE_TYPES.items()}
     imports = {m: [t] for t, k in GOOGLE_TYPES.items() for m in k.importers}
     return {"kind": "drive#about", "user": _user(req.user),
-            "storageQuota": {"limit": str(15 * 1024**3), "usage": str(used), "usageInDrive": str(used),
+            "storageQuota": {"limit": str(req.emulator.limits.drive_quota_bytes), "usage": str(used), "usageInDrive": str(used),
                              "usageInDriveTrash": "0"},
             "importFormats": imports, "exportFormats": exports, "maxUploadSize": str(5 * 1024**4),
             "appInstalled": False, "folderColorPalette": ["#ac725e", "#d06b64", "#f83a22"],
@@ -359,10 +388,11 @@ def files_generate_ids(req: Request) -> dict[str, Any]:
             "ids": [new_file_id() for _ in range(count)]}
 
 
-@handler("drive.files.create")
+@handler("drive.files.create", media_file=True)
 def files_create(req: Request) -> dict[str, Any]:
     meta = dict(req.body or {})
-    mime = meta.get("mimeType") or (req.media_type.split(";")[0] if req.media is not None and req.media_type else None) \
+    media = _media(req)
+    mime = meta.get("mimeType") or (req.media_type.split(";")[0] if media is not None and req.media_type else None) \
         or "application/octet-stream"
     file_id = meta.get("id") or new_file_id()
     if get_file(req.store, file_id) is not None:
@@ -373,14 +403,14 @@ def files_create(req: Request) -> dict[str, Any]:
                        "cannotAddParent")
     name = meta.get("name") or "Untitled"
     rec = register_file(req.store, req.user, file_id=file_id, name=name, mime_type=mime, parents=parents)
-    if req.media is not None:
+    if media is not None:
         rec["originalFilename"] = meta.get("originalFilename", name)
     _apply_metadata(rec, {k: v for k, v in meta.items() if k != "mimeType"}, creating=True)
     kind = GOOGLE_TYPES.get(mime)
     if kind is not None:
         kind.create_empty(req.store, file_id, rec["name"])
-    if req.media is not None:
-        _set_content(req.store, rec, req.media, req.media_type)
+    if media is not None:
+        _set_content(req, rec, media, req.media_type)
     elif mime != FOLDER and kind is None:
         rec["size"] = "0"
         rec["md5Checksum"] = hashlib.md5(b"").hexdigest()
@@ -450,7 +480,7 @@ def files_list(req: Request) -> dict[str, Any]:
     return out
 
 
-@handler("drive.files.update")
+@handler("drive.files.update", media_file=True)
 def files_update(req: Request) -> dict[str, Any]:
     rec = _require(req.store, req.params["fileId"])
     if rec["id"] == ROOT_ID:
@@ -481,8 +511,9 @@ def files_update(req: Request) -> dict[str, Any]:
         raise ApiError(403, "Increasing the number of parents is not allowed. A file can have only one parent: "
                             "pass removeParents along with addParents to move it.", "cannotAddParent")
     rec["parents"] = parents
-    if req.media is not None:
-        _set_content(req.store, rec, req.media, req.media_type)
+    media = _media(req)
+    if media is not None:
+        _set_content(req, rec, media, req.media_type)
     if "trashed" in meta and bool(meta["trashed"]) != was_trashed:
         _set_trashed(req.store, rec, bool(meta["trashed"]))
     if rec["name"] != old_name and rec["mimeType"] in GOOGLE_TYPES:
@@ -529,6 +560,7 @@ def files_copy(req: Request) -> dict[str, Any]:
     if kind is not None:
         kind.copy(req.store, src["id"], new_id, rec["name"])
     else:
+        _check_quota(req, new_id, int(src.get("quotaBytesUsed") or 0))
         req.store.put_blob("drive:" + new_id, req.store.get_blob("drive:" + src["id"]) or b"")
     _save(req.store, rec)
     _ensure_owner_permission(req.store, rec, req.user)
