@@ -8,6 +8,7 @@ values until something computes them. LibreOffice does, on load.
 from __future__ import annotations
 
 import atexit
+import fcntl
 import os
 import shutil
 import subprocess
@@ -15,9 +16,34 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ..runtime.tasks.limits import runner_pid
 from ..runtime.tasks.step_paths import StepPath
 
-_lock = threading.Lock()  # one headless soffice per profile at a time
+_lock = threading.Lock()  # one headless soffice per profile at a time (and flock across judges' processes)
+
+
+def _profile() -> Path:
+    """A profile of our own per runner: a desktop soffice on the same profile would swallow the call.
+    Judges' child processes share their runner's, which removes it at exit (this module is imported
+    there too: limits.run_in_child imports what a judge's child did)."""
+    return Path(tempfile.gettempdir()) / f"deskact-lo-headless-{os.getuid()}-{runner_pid()}"
+
+
+def _remove_profile() -> None:
+    shutil.rmtree(_profile(), ignore_errors=True)
+    Path(f"{_profile()}.lock").unlink(missing_ok=True)
+
+
+if runner_pid() == os.getpid():
+    atexit.register(_remove_profile)
+
+
+def _fresh_lock() -> None:
+    global _lock
+    _lock = threading.Lock()  # a judge forked while another worker's thread held it would wait forever
+
+
+os.register_at_fork(after_in_child=_fresh_lock)
 
 
 def soffice() -> str | None:
@@ -38,11 +64,9 @@ def recalculated_copy(path: Path | StepPath, out_dir: Path, timeout: float = 120
         local = source / (path.name or "book.xlsx")
         local.write_bytes(path.read_bytes())
         path = local
-    # A profile of our own per process: a desktop soffice on the same profile would swallow the call.
-    profile = Path(tempfile.gettempdir()) / f"deskact-lo-headless-{os.getuid()}-{os.getpid()}"
-    with _lock:
-        if not profile.exists():
-            atexit.register(shutil.rmtree, profile, ignore_errors=True)
+    profile = _profile()
+    with _lock, open(f"{profile}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         proc = subprocess.run(
             [exe, "--headless", "--norestore", "--nologo", f"-env:UserInstallation=file://{profile}",
              "--convert-to", "xlsx:Calc MS Excel 2007 XML", "--outdir", str(out_dir), str(path)],

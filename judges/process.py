@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..reset_scripts._accounts import user_id, user_name
 from ..runtime.tasks.helpers import Regex, clip
+from ..runtime.tasks.limits import runner_pid
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 _SELECTORS = ("name", "cmdline", "cmdline_regex")
@@ -55,11 +56,11 @@ def _host_processes(ctx: StepContext, text: str | None) -> list[_Proc]:
 
     from ..reset_scripts.apps.launcher import processes_on_display
 
-    me = os.getpid()
+    me = {os.getpid(), runner_pid()}  # the judge's own process and the runner it was forked from
     if ctx.display:
         procs = processes_on_display(text or "", ctx.display)
     else:
-        procs = [p for p in psutil.process_iter() if p.pid != me]
+        procs = [p for p in psutil.process_iter() if p.pid not in me]
     found = []
     for proc in procs:
         try:

@@ -20,6 +20,7 @@ import re
 import tempfile
 from pathlib import Path
 
+from ..runtime.tasks.limits import runner_pid
 from ..runtime.tasks.steps import StepContext
 from ..runtime.world import reaper
 
@@ -37,7 +38,7 @@ def transcript_path(ctx: StepContext, title: str) -> Path:
     tag = hashlib.sha1(f"{ctx.task_id}\0{ctx.display}\0{title}".encode()).hexdigest()[:16]
     if ctx.world is not None:
         return ctx.world.host_folder("terminal") / f"{tag}.log"
-    path = Path(tempfile.gettempdir()) / f"deskact-terminal-{os.getpid()}-{tag}.log"
+    path = Path(tempfile.gettempdir()) / f"deskact-terminal-{runner_pid()}-{tag}.log"  # a judge's child reads the runner's
     if path not in _made:
         _made.add(path)
         reaper.own(path)

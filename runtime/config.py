@@ -283,6 +283,8 @@ class LimitsConfig(Section):
     """Wall-clock limit of one judge (its own process is killed past it)."""
     judge_memory_mb: int = Field(2048, gt=0)
     """Memory one judge may allocate (address space beyond what the runner had when the judge started)."""
+    reset_seconds: float = Field(600.0, gt=0, allow_inf_nan=False)
+    """Wall-clock limit of one reset, before_judge or cleanup step (past it the task ends as an error)."""
     isolate_judges: bool = True
     """Run each judge in a forked child process (the time and memory limits need it); false = in the
     runner's thread, with only the size checks."""

@@ -58,6 +58,15 @@ def applied(limits: LimitsConfig) -> Iterator[None]:
         _current.reset(token)
 
 
+_runner_pid: int | None = None
+
+
+def runner_pid() -> int:
+    """The runner's pid, also inside a judge's child process: what is named or owned per process
+    (a transcript, LibreOffice's profile) belongs to the runner, which outlives the child."""
+    return _runner_pid or os.getpid()
+
+
 def current() -> LimitsConfig | None:
     """The limits of the judge running in this thread, None outside a judge."""
     return _current.get()
@@ -153,8 +162,11 @@ def run_in_child(call: Callable[[], Any], what: str, limits: LimitsConfig) -> An
         with contextlib.suppress(Exception):
             stream.flush()
     read_end, write_end = os.pipe()
+    parent = runner_pid()
     pid = os.fork()
     if pid == 0:  # the child: never returns
+        global _runner_pid
+        _runner_pid = parent
         os.close(read_end)
         _child(call, write_end, limits)
     os.close(write_end)
@@ -192,7 +204,7 @@ def _child(call: Callable[[], Any], write_end: int, limits: LimitsConfig) -> Non
             reply = ("memory", "")
         except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: this task's error
             reply = ("raised", f"{type(exc).__name__}: {exc}")
-        imported = sorted({name.partition(".")[0] for name in set(sys.modules) - before})
+        imported = sorted(set(sys.modules) - before)
         try:
             payload = pickle.dumps((*reply, imported))
         except Exception as exc:  # noqa: BLE001 - a verdict that cannot travel is the judge's error

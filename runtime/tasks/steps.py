@@ -343,14 +343,33 @@ def lookup(kind: Kind, name: str) -> StepSpec:
 
 
 def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
-    """Run a reset, before_judge or cleanup step; whatever it raises, SystemExit included, is a
-    ``StepFailed`` for this task (a Ctrl-C of the runner's own main thread still stops the run)."""
-    try:
-        lookup("reset", name).call(ctx, params)
-    except (SystemExit, KeyboardInterrupt) as exc:
-        if isinstance(exc, KeyboardInterrupt) and threading.current_thread() is threading.main_thread():
-            raise
-        raise StepFailed(f"reset step `{name}` raised {type(exc).__name__}: {exc}") from exc
+    """Run a reset, before_judge or cleanup step within ``limits.reset_seconds``; whatever it raises,
+    SystemExit included, is a ``StepFailed`` for this task, never the end of the run.
+
+    The step runs in a thread of its own while the caller waits: it changes the runner's state
+    (services, displays), so it cannot run in a child process as a judge does, and a thread cannot
+    be killed; past the limit the task gives up on it (the world it works in goes at cleanup).
+    A Ctrl-C of the runner interrupts the wait, as before."""
+    spec = lookup("reset", name)
+    seconds = limits.of(ctx.config).reset_seconds
+    raised: list[BaseException] = []
+
+    def step() -> None:
+        try:
+            spec.call(ctx, params)
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            raised.append(exc)
+
+    worker = threading.Thread(target=step, name=f"step {name}", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise StepFailed(f"reset step `{name}` ran past limits.reset_seconds = {seconds:g} s: given up")
+    if not raised:
+        return
+    if isinstance(raised[0], (SystemExit, KeyboardInterrupt)):
+        raise StepFailed(f"reset step `{name}` raised {type(raised[0]).__name__}: {raised[0]}") from raised[0]
+    raise raised[0]
 
 
 def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:

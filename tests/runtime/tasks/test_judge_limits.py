@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import threading
 import time
 import zipfile
 from collections.abc import Iterator
@@ -12,7 +13,16 @@ from dataclasses import replace
 
 import pytest
 from deskact.runtime.config import Config
-from deskact.runtime.tasks.steps import REGISTRY, StepContext, Verdict, judge, run_judge
+from deskact.runtime.tasks.steps import (
+    REGISTRY,
+    StepContext,
+    StepFailed,
+    Verdict,
+    judge,
+    reset_step,
+    run_judge,
+    run_reset,
+)
 
 
 @pytest.fixture
@@ -137,3 +147,20 @@ def test_a_judge_of_judges_does_not_fork_again(limited: StepContext) -> None:
     assert verdict.passed, verdict.feedback
     outer, *inner = verdict.details["pids"]
     assert outer != os.getpid() and inner == [outer, outer]
+
+
+def test_a_reset_step_that_hangs_or_exits_fails_its_task_only(limited: StepContext) -> None:
+    @reset_step("testing.hangs")
+    def hangs(ctx: StepContext, how: str = "sleep") -> None:
+        if how == "exit":
+            raise SystemExit(2)
+        threading.Event().wait()  # forever: the caller gives up on it, the daemon thread dies with the test run
+
+    limited.config.limits.reset_seconds = 1
+    try:
+        with pytest.raises(StepFailed, match=r"`testing.hangs` ran past limits.reset_seconds = 1 s"):
+            run_reset("testing.hangs", {}, limited)
+        with pytest.raises(StepFailed, match="raised SystemExit: 2"):
+            run_reset("testing.hangs", {"how": "exit"}, limited)
+    finally:
+        REGISTRY["reset"].pop("testing.hangs", None)
