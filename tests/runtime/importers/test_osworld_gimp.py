@@ -57,7 +57,7 @@ def test_heuristic_metrics_are_reported() -> None:
 
 def test_a_launch_of_gimp_becomes_apps_gimp() -> None:
     assert gimp_start(["gimp", "/home/user/Desktop/berry.png"]) == {"path": "${HOME}/Desktop/berry.png"}
-    assert gimp_start("gimp ~/Desktop/a b.png".split()[:2]) == {"path": "${HOME}/Desktop/a"}
+    assert gimp_start(["gimp", "~/Desktop/a"]) == {"path": "${HOME}/Desktop/a"}  # "a b.png" split by a shell
     assert gimp_start(["gimp"]) == {}
     assert gimp_start(["gimp", "--no-data", "/home/user/a.png"]) is None
     assert gimp_start(["gimp", "/tmp/a.png"]) is None
