@@ -48,16 +48,39 @@ _ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: la
           ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b}
 
 
+MAX_EXPRESSION_NODES = 64
+"""A coordinate is a short expression; a longer one (agent code can hold thousands of terms)
+is left out before any recursion over it."""
+MAX_CODE_CHARS = 200_000
+"""Code longer than this is not parsed at all (the step's page shows it without marks)."""
+
+
+def _small(node: ast.expr) -> bool:
+    """At most MAX_EXPRESSION_NODES nodes, counted without recursion."""
+    seen = 0
+    todo: list[ast.AST] = [node]
+    while todo:
+        seen += 1
+        if seen > MAX_EXPRESSION_NODES:
+            return False
+        todo.extend(ast.iter_child_nodes(todo.pop()))
+    return True
+
+
 def _number(node: ast.expr) -> float | None:
     """A literal number, or plain arithmetic on literals (``640 + 20``, ``1280 / 2``); else None."""
+    return _evaluate(node) if _small(node) else None
+
+
+def _evaluate(node: ast.expr) -> float | None:
     if isinstance(node, ast.Constant):
         value = node.value
         return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        inner = _number(node.operand)
+        inner = _evaluate(node.operand)
         return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
     if isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
-        left, right = _number(node.left), _number(node.right)
+        left, right = _evaluate(node.left), _evaluate(node.right)
         if left is None or right is None:
             return None
         try:
@@ -116,12 +139,14 @@ def _point(call: ast.Call, action: str, space: Space) -> Point | None:
 
 def find_points(code: str | None) -> list[Point]:
     """Pointer actions with literal coordinates in ``code``, in source order; [] if it does not parse."""
-    if not code:
+    if not code or len(code) > MAX_CODE_CHARS:
         return []
     try:
         tree = ast.parse(code)
-    except (SyntaxError, ValueError):
-        return []  # IPython syntax (!cmd, %magic) or a broken block: nothing to draw
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        # IPython syntax (!cmd, %magic), a broken block, or nesting past the parser's own
+        # limits: nothing to draw
+        return []
     points = []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):

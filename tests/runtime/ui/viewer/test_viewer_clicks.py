@@ -56,3 +56,18 @@ def test_code_that_does_not_parse_has_no_points() -> None:
 def test_nested_calls_are_found_in_source_order() -> None:
     code = "for i in range(2):\n    mouse.click(10 + 5, 20)\nif True:\n    pyautogui.dragTo(3, 4)\n"
     assert [(p.action, p.x, p.line) for p in find_points(code)] == [("click", 15, 2), ("drag", 3, 4)]
+
+
+def test_a_huge_expression_in_agent_code_is_left_out_without_recursing() -> None:
+    long = " + ".join(["1"] * 2000)  # Python parses it; evaluating it recursively would not finish
+    code = f"if False:\n    mouse.click({long}, 5)\nmouse.click(10, 20)\npyautogui.moveTo(x=-{long}, y=3)\n"
+    points = find_points(code)
+    assert [(p.action, p.x, p.y, p.line) for p in points] == [("click", 10.0, 20.0, 3)]
+    huge = " + ".join(["1"] * 5000)  # past what Python's own parser recurses through: no marks, no error
+    assert find_points(f"if False:\n    mouse.click({huge}, 5)\nmouse.click(10, 20)\n") == []
+
+
+def test_short_arithmetic_still_counts_and_nesting_past_the_parser_is_no_points() -> None:
+    assert [(p.x, p.y) for p in find_points("mouse.click(640 + 20 * 2, -(1280 / 4))")] == [(680.0, -320.0)]
+    assert find_points("mouse.click(" + "(" * 5000 + "1" + ")" * 5000 + ", 2)") == []
+    assert find_points("x = " + "-" * 100_000 + "1\nmouse.click(1, 2)") in ([], find_points("mouse.click(1, 2)"))
