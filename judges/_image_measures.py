@@ -95,3 +95,56 @@ def normalised_mse(first: Image.Image, second: Image.Image) -> float:
     a, b = a.convert("RGB"), b.convert("RGB")
     diff = np.asarray(a, dtype=np.float32) / 255 - np.asarray(b, dtype=np.float32) / 255
     return float(np.mean(diff**2))
+
+
+def _column_box_mean(signal: np.ndarray) -> np.ndarray:
+    """The mean over each full 7-long window down every column of a 2-D array."""
+    import numpy as np
+
+    n = WINDOW
+    table = np.pad(signal, ((1, 0), (0, 0))).cumsum(axis=0)
+    return (table[n:] - table[:-n]) / n
+
+
+def _column_ssim(a: np.ndarray, b: np.ndarray) -> float:
+    """Mean SSIM of the columns of two 2-D arrays, each column a 1-D signal with a 7-long window."""
+    import numpy as np
+
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    c1, c2 = (0.01 * 255) ** 2, (0.03 * 255) ** 2
+    sample = WINDOW / (WINDOW - 1)
+    mu_a, mu_b = _column_box_mean(a), _column_box_mean(b)
+    var_a = sample * (_column_box_mean(a * a) - mu_a * mu_a)
+    var_b = sample * (_column_box_mean(b * b) - mu_b * mu_b)
+    cov = sample * (_column_box_mean(a * b) - mu_a * mu_b)
+    num = (2 * mu_a * mu_b + c1) * (2 * cov + c2)
+    den = (mu_a**2 + mu_b**2 + c1) * (var_a + var_b + c2)
+    return float(np.mean(num / den, axis=0).mean())
+
+
+def stored_ssim(first: Image.Image, second: Image.Image) -> float | None:
+    """SSIM of the two images' 8-bit pixel arrays as stored, with their last axis as channels (what
+    scikit-image computes for AgentStudio's GIMP checks): every band of a multi-band image (alpha too),
+    and for a single-band image every column as a 1-D signal. None when the arrays differ in shape,
+    are not 8-bit, or are under 7 long, where scikit-image raises."""
+    import numpy as np
+
+    a, b = np.asarray(first), np.asarray(second)
+    if a.shape != b.shape or a.dtype != np.uint8 or b.dtype != np.uint8 or a.shape[0] < WINDOW:
+        return None
+    if a.ndim == 2:
+        return _column_ssim(a, b)
+    if a.ndim != 3 or a.shape[1] < WINDOW:
+        return None
+    return sum(_channel_ssim(a[:, :, c], b[:, :, c]) for c in range(a.shape[2])) / a.shape[2]
+
+
+def stored_normalised_mse(first: Image.Image, second: Image.Image) -> float | None:
+    """``normalised_mse`` on the arrays as stored (no RGB conversion, no resizing: every band, alpha
+    too, as AgentStudio computes it); None when the arrays differ in shape."""
+    import numpy as np
+
+    a, b = np.asarray(normalised(first), dtype=np.float32), np.asarray(normalised(second), dtype=np.float32)
+    if a.shape != b.shape:
+        return None
+    return float(np.mean((a / 255 - b / 255) ** 2))

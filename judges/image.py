@@ -206,13 +206,15 @@ def _read(p: StepPath, what: str) -> Image.Image | Verdict:
         return Verdict.fail(f"{p} is not a readable image: {exc}")
 
 
-def _similarity(first: Image.Image, second: Image.Image, minimum: float) -> tuple[bool, str]:
-    """OSWorld's structure check: RGB SSIM (7x7 window) at least ``minimum``, sizes equal."""
-    from ._image_measures import rgb_ssim
+def _similarity(first: Image.Image, second: Image.Image, minimum: float, as_stored: bool = False) -> tuple[bool, str]:
+    """OSWorld's structure check: RGB SSIM (7x7 window) at least ``minimum``, sizes equal; or
+    AgentStudio's (``as_stored``): the pixel arrays as they are, of the same shape."""
+    from ._image_measures import rgb_ssim, stored_ssim
 
-    score = rgb_ssim(first, second)
+    score = stored_ssim(first, second) if as_stored else rgb_ssim(first, second)
     if score is None:
-        return False, f"sizes {first.size[0]}x{first.size[1]} and {second.size[0]}x{second.size[1]} cannot be compared"
+        return False, (f"{first.mode} {first.size[0]}x{first.size[1]} and {second.mode} {second.size[0]}x{second.size[1]}"
+                       " cannot be compared")
     return score >= minimum, f"SSIM {score:.3f} {'>=' if score >= minimum else '<'} {minimum}"
 
 
@@ -231,12 +233,15 @@ def _compared_with(ctx: StepContext, reference: str | None, original: str | None
 
 @judge("image.structure_similar", one_of=("reference", "original"))
 def image_structure_similar(ctx: StepContext, path: str, reference: str | None = None, original: str | None = None,
-                            min_ssim: float = 0.9, flip: Literal["horizontal", "vertical"] | None = None) -> Verdict:
+                            min_ssim: float = 0.9, flip: Literal["horizontal", "vertical"] | None = None,
+                            as_stored: bool = False) -> Verdict:
     """The image has the same size as ``reference`` (in the suite's gold/ folder, else ${FILES}) or
     ``original`` (a file of the task, as it is when judged) and its RGB structure is similar: mean SSIM
     over R, G and B with a 7x7 window at least ``min_ssim``, after flipping it first when ``flip`` says
     so (a mirrored copy then passes). As OSWorld's GIMP metrics check structure
-    (``check_structure_sim``, ``check_image_mirror`` with 0.99)."""
+    (``check_structure_sim``, ``check_image_mirror`` with 0.99). ``as_stored: true`` compares the
+    pixel arrays as they are, as AgentStudio's copies of those checks do: no RGB conversion (alpha is
+    a channel; a single-band image's columns are), and arrays of different shapes fail."""
     from PIL import Image
 
     name, other = _compared_with(ctx, reference, original)
@@ -247,7 +252,7 @@ def image_structure_similar(ctx: StepContext, path: str, reference: str | None =
         return image
     if flip is not None:
         image = image.transpose(Image.Transpose.FLIP_LEFT_RIGHT if flip == "horizontal" else Image.Transpose.FLIP_TOP_BOTTOM)
-    similar, how = _similarity(image, other, min_ssim)
+    similar, how = _similarity(image, other, min_ssim, as_stored)
     what = f"{Path(path).name}{' flipped ' + flip + 'ly' if flip else ''}"
     if similar:
         return Verdict.ok(f"{what} has the structure of {name} ({how})")
@@ -257,8 +262,9 @@ def image_structure_similar(ctx: StepContext, path: str, reference: str | None =
 Change = Literal["darker", "more_saturated", "more_contrast"]
 
 
-def _adjusted(image: Image.Image, original: Image.Image, change: Change) -> tuple[bool, str]:
-    """Whether ``image`` is ``original`` with ``change`` made, and what was measured."""
+def _adjusted(image: Image.Image, original: Image.Image, change: Change, as_stored: bool = False) -> tuple[bool, str]:
+    """Whether ``image`` is ``original`` with ``change`` made, and what was measured (``as_stored``:
+    structure compared on the arrays as they are, as AgentStudio does)."""
     from . import _image_measures as m
 
     if change == "darker":
@@ -266,36 +272,41 @@ def _adjusted(image: Image.Image, original: Image.Image, change: Change) -> tupl
         if not mine or not theirs:
             # OSWorld's metric divides by the brightness to normalise it: a black image scores 0
             return False, f"mean brightness {mine:.1f} against {theirs:.1f}; a black image cannot be normalised"
-        error = m.normalised_mse(image, original)
+        error = m.stored_normalised_mse(image, original) if as_stored else m.normalised_mse(image, original)
+        if error is None:
+            return False, f"{image.mode} {image.size} and {original.mode} {original.size} cannot be compared as stored"
         same = error < 0.03
         return mine < theirs and same, (f"mean brightness {mine:.1f} against {theirs:.1f}; at equal brightness the"
                                         f" mean squared error is {error:.4f} ({'<' if same else '>='} 0.03)")
     if change == "more_saturated":
         mine, theirs = m.saturation(image), m.saturation(original)
-        hue_same, hue = _similarity(image.convert("HSV").split()[0], original.convert("HSV").split()[0], 0.9)
-        value_same, value = _similarity(image.convert("HSV").split()[2], original.convert("HSV").split()[2], 0.9)
+        hsv, original_hsv = image.convert("HSV").split(), original.convert("HSV").split()
+        hue_same, hue = _similarity(hsv[0], original_hsv[0], 0.9, as_stored)
+        value_same, value = _similarity(hsv[2], original_hsv[2], 0.9, as_stored)
         return mine > theirs and hue_same and value_same, (f"mean saturation {mine:.1f} against {theirs:.1f};"
                                                           f" hue {hue}; value {value}")
     mine, theirs = m.contrast(image), m.contrast(original)
-    same, how = _similarity(image, original, 0.65)
+    same, how = _similarity(image, original, 0.65, as_stored)
     return mine > theirs and same, f"contrast (standard deviation) {mine:.1f} against {theirs:.1f}; structure {how}"
 
 
 @judge("image.adjusted", one_of=("reference", "original"))
 def image_adjusted(ctx: StepContext, path: str, change: Change, reference: str | None = None,
-                   original: str | None = None) -> Verdict:
+                   original: str | None = None, as_stored: bool = False) -> Verdict:
     """The image is the original (``reference`` in gold/ or ${FILES}, or ``original``, a file of the
     task as it is when judged) with one adjustment, measured as OSWorld's GIMP metrics do: ``darker``
     (lower mean grayscale brightness, and at equal brightness a mean squared error under 0.03),
     ``more_saturated`` (higher mean HSV saturation; hue and value channels SSIM >= 0.9) or
-    ``more_contrast`` (higher standard deviation of the pixel values; RGB SSIM >= 0.65)."""
+    ``more_contrast`` (higher standard deviation of the pixel values; RGB SSIM >= 0.65). ``as_stored``:
+    the structure compared on the pixel arrays as they are, as AgentStudio's copies do (see
+    image.structure_similar)."""
     name, other = _compared_with(ctx, reference, original)
     if isinstance(other, Verdict):
         return other
     image = _read(ctx.path(path), f"{name} {change.replace('_', ' ')}")
     if isinstance(image, Verdict):
         return image
-    passed, how = _adjusted(image, other, change)
+    passed, how = _adjusted(image, other, change, as_stored)
     what = f"{Path(path).name} is{'' if passed else ' not'} {name} {change.replace('_', ' ')}: {how}"
     return Verdict.ok(what) if passed else Verdict.fail(what)
 

@@ -153,6 +153,10 @@ def _launch(p: dict[str, Any], acc: Acc) -> Steps:
         raise Untranslatable(f"process.create_process: waits for process {wait_for!r}, whose window title"
                              " this importer does not know")
     acc.visual = True
+    argv = shlex.split(cmd)
+    if wait_for == "gimp" and len(argv) == 2 and argv[0] == "gimp":
+        # apps.gimp: GIMP from a settled profile, waited for until its window shows the image
+        return [step("reset", "apps.gimp", path=_text(argv[1]), timeout=LAUNCH_TIMEOUT)]
     window = APP_WINDOWS.get(wait_for) if wait_for else None
     return [step("reset", "apps.launch", cmd=_text(cmd), window=window, timeout=LAUNCH_TIMEOUT if window else None)]
 
@@ -232,7 +236,50 @@ def _pptx_options(p: dict[str, Any]) -> dict[str, Any]:
 
 
 _VSCODE = "VS Code is not installed here (no deskact step drives its extensions)"
-_GIMP = "GIMP's image checks (structure similarity, colour statistics) have no deskact judge"
+_GIMP = ("a GIMP check that finds a shape, text or background by colour heuristics, or resizes and measures by"
+         " its own rules: no deskact judge decides as it does")
+
+
+def _gimp(judge_name: str, **fixed: Any) -> Fn:
+    """An AgentStudio GIMP check (its gimp_evaluator.py): the agent's image (``src_path``) against an
+    AgentStudio data file (``tgt_path``, copied into gold/), its pixel arrays compared as they are
+    stored (``as_stored``), as its scikit-image calls compare them."""
+
+    def convert(p: dict[str, Any], acc: Acc) -> Steps:
+        src, tgt = str(p["src_path"]), str(p["tgt_path"])
+        if _is_data(src) or not _is_data(tgt):
+            raise Untranslatable(f"gimp: compares {src} with {tgt}; only the agent's image against a data file is"
+                                 " translated")
+        if p.get("threshold") not in (None, 0.03):
+            raise Untranslatable(f"gimp: threshold {p['threshold']!r} (image.adjusted keeps the 0.03 default)")
+        path, reference = _text(src), acc.data_file(tgt, "gold")
+        if judge_name != "palette":
+            return [step("judge", judge_name, path=path, reference=reference, as_stored=True, **fixed)]
+        # The palette check converts the export to RGB and compares it with the data file as stored:
+        # the same as comparing both in RGB exactly when the data file is an RGB image.
+        from PIL import Image
+
+        with Image.open(acc.opts.out / "gold" / reference) as gold:
+            if gold.mode != "RGB":
+                raise Untranslatable(f"gimp.check_palette_and_structure_sim: {reference} is a {gold.mode} image; the"
+                                     " check compares it as stored with the RGB export, which no judge does")
+        return [step("judge", "image.properties", path=path, mode="P"),
+                step("judge", "image.structure_similar", path=path, reference=reference, **fixed)]
+
+    return convert
+
+
+_GIMP_CHECKS: dict[str, Fn] = {
+    "check_structure_sim": _gimp("image.structure_similar", min_ssim=0.9),
+    "check_file_exists_and_structure_sim": _gimp("image.structure_similar", min_ssim=0.9),
+    "check_image_mirror": _gimp("image.structure_similar", min_ssim=0.99, flip="horizontal"),
+    "check_palette_and_structure_sim": _gimp("palette", min_ssim=0.9),
+    "check_brightness_decrease_and_structure_sim": _gimp("image.adjusted", change="darker"),
+    "check_saturation_increase_and_structure_sim": _gimp("image.adjusted", change="more_saturated"),
+    "check_contrast_increase_and_structure_sim": _gimp("image.adjusted", change="more_contrast"),
+}
+"""AgentStudio's GIMP checks with a faithful judge (table-driven cases:
+tests/runtime/importers/test_agentstudio_gimp.py)."""
 
 
 def _reported(params: set[str], why: str) -> Procedure:
@@ -324,11 +371,10 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
                  "evaluate_colored_words_in_tables")},
     **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
        for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
+    **{("gimp", f): Procedure(frozenset({"src_path", "tgt_path", "threshold"}), convert)
+       for f, convert in _GIMP_CHECKS.items()},
     **{("gimp", f): _reported({"src_path", "tgt_path", "threshold", "rule", "rules"}, _GIMP)
-       for f in ("check_brightness_decrease_and_structure_sim", "check_contrast_increase_and_structure_sim",
-                 "check_file_exists_and_structure_sim", "check_green_background", "check_image_file_size",
-                 "check_image_mirror", "check_image_size", "check_palette_and_structure_sim",
-                 "check_saturation_increase_and_structure_sim", "check_structure_sim", "check_structure_sim_resized",
+       for f in ("check_green_background", "check_image_file_size", "check_image_size", "check_structure_sim_resized",
                  "check_textbox_on_leftside", "check_triangle_position")},
 }
 """(evaluator, function) -> its params and its translation (or the reason it is reported)."""

@@ -42,7 +42,7 @@ def test_structure_similar_fails_another_size_or_picture_or_no_file(ctx: StepCon
     assert not v.passed and "does not exist" in v.feedback, v.feedback
     original.resize((30, 20)).save(ctx.workspace / "out.png")
     v = run_judge("image.structure_similar", params, ctx)
-    assert not v.passed and "sizes 30x20 and 60x40 cannot be compared" in v.feedback, v.feedback
+    assert not v.passed and "RGB 30x20 and RGB 60x40 cannot be compared" in v.feedback, v.feedback
     _scene(seed=2).transpose(Image.Transpose.FLIP_TOP_BOTTOM).save(ctx.workspace / "out.png")
     v = run_judge("image.structure_similar", params, ctx)
     assert not v.passed and "SSIM" in v.feedback and "< 0.9" in v.feedback, v.feedback

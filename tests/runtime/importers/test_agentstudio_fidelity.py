@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from agentstudio_standins import make_standins
 
 TASKS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks"
-ON_SCREEN = {"apps.launch", "desktop.settle", "apps.kill"}
+ON_SCREEN = {"apps.launch", "apps.gimp", "desktop.settle", "apps.kill"}
 """Reset steps that need the task's display (run by deskact validate, not here)."""
 
 
