@@ -31,6 +31,7 @@ PROGRAMS = [
     ("apps", "xterm", "xterm"),
     ("apps", "mousepad", "mousepad"),
     ("apps", "soffice", "libreoffice-calc libreoffice-writer libreoffice-impress"),
+    ("apps", "gimp", "gimp"),
     ("watch live", "x11vnc", "x11vnc"),
     ("sandbox", "bwrap", "bubblewrap"),
     ("report tests", "chromium", "chromium chromium-driver"),
