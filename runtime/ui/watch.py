@@ -34,7 +34,9 @@ def check_watch(config: Config, watch: bool) -> None:
 
 def describe(worker_id: int, display: Any) -> str | None:
     """One line saying where to watch this worker's display, or None when it is not served."""
+    password = getattr(display, "vnc_password", None)
     vnc = f"VNC 127.0.0.1:{display.vnc_port}" if getattr(display, "vnc_url", None) else ""
+    vnc += f", password {password}" if vnc and password else ""
     web = getattr(display, "web_url", None)
     if web:
         return f"watch worker {worker_id} (display {display.name}): {web} ({vnc})"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import os
+import secrets
 import select
 import shutil
 import signal
@@ -42,6 +43,8 @@ from ..screen import framebuffer
 from . import reaper
 
 _PR_SET_PDEATHSIG = 1
+VNC_PASSWORD_CHARS = 8
+"""VNC authentication reads at most 8 characters of a password."""
 _SHM = "/dev/shm"
 _libc = ctypes.CDLL(None, use_errno=True)
 # One thread forks every child, and lives as long as the interpreter (see module doc).
@@ -244,6 +247,8 @@ class Display:
         self.vnc_web = vnc_web
         self.web_port: int | None = None
         """Port of the noVNC page (``vnc_web``), chosen when it starts."""
+        self.vnc_password = secrets.token_urlsafe(6)[:VNC_PASSWORD_CHARS]
+        """What a VNC client must give (x11vnc's ``-passwdfile``); the noVNC page address carries it."""
         self.mode = mode
         self.name: str = name or ""
         """The DISPLAY value, e.g. ``:3`` (set once started)."""
@@ -458,7 +463,7 @@ class Display:
         """The noVNC page showing this display in a browser (``vnc_web``), or None."""
         from .vnc_web import page_url
 
-        return page_url(self.web_port) if "web" in self._procs and self.web_port else None
+        return page_url(self.web_port, self.vnc_password) if "web" in self._procs and self.web_port else None
 
     # -- steps ---------------------------------------------------------------------
 
@@ -565,9 +570,15 @@ class Display:
         if x11vnc is None:
             raise DisplayError("--vnc needs x11vnc (apt-get install x11vnc)")
         self.vnc_port = self.vnc_port or _free_port()
+        # In a file, not on the command line (which every local user can read); x11vnc
+        # deletes it once read ("rm:"), and its private folder goes once x11vnc listens.
+        secret_dir = Path(tempfile.mkdtemp(prefix="deskact-vnc-"))
+        secret = secret_dir / "passwd"
+        secret.touch(mode=0o600)
+        secret.write_text(self.vnc_password + "\n")
         argv = [
             x11vnc, "-display", self.name, "-localhost", "-rfbport", str(self.vnc_port),
-            "-forever", "-shared", "-nopw", "-quiet", "-noxdamage",
+            "-forever", "-shared", "-passwdfile", f"rm:{secret}", "-quiet", "-noxdamage",
         ]
         proc = _spawn(argv, self._child_env())
         self._procs["vnc"] = proc
@@ -578,7 +589,10 @@ class Display:
                 sock.settimeout(0.2)
                 return sock.connect_ex(("127.0.0.1", port)) == 0
 
-        self._wait_until(f"x11vnc listens on 127.0.0.1:{port}", listening, proc)
+        try:
+            self._wait_until(f"x11vnc listens on 127.0.0.1:{port}", listening, proc)
+        finally:
+            shutil.rmtree(secret_dir, ignore_errors=True)
 
     def _start_web(self) -> None:
         from .vnc_web import listening, websockify_argv
@@ -645,8 +659,8 @@ def serve_until_interrupted(config: DisplayConfig, out: Any = None) -> None:
             print(f"{display.width}x{display.height}x{display.depth}, window manager: "
                   f"{display.window_manager or 'none'}", file=sys.stderr)
             if display.vnc_url:
-                print(f"VNC: {display.vnc_url} (loopback only; e.g. vncviewer 127.0.0.1::{display.vnc_port})",
-                      file=sys.stderr)
+                print(f"VNC: {display.vnc_url} (loopback only, password {display.vnc_password}; "
+                      f"e.g. vncviewer 127.0.0.1::{display.vnc_port})", file=sys.stderr)
             if display.web_url:
                 print(f"watch in a browser: {display.web_url}", file=sys.stderr)
             print("Ctrl-C stops it.", file=sys.stderr, flush=True)

@@ -3,8 +3,11 @@
 x11vnc speaks RFB over TCP; a browser speaks WebSocket. Debian's ``websockify``
 bridges the two and, with ``--web``, also serves noVNC's static page (package
 ``novnc``, in /usr/share/novnc), so one loopback port gives a page that shows
-the display with nothing to install in the browser. Both bind 127.0.0.1 only:
-there is no VNC password (see docs/viewer.md).
+the display with nothing to install in the browser. Both bind 127.0.0.1 only,
+and loopback is shared by every local user and every page a browser opens, so:
+websockify accepts a WebSocket only from the page it serves (its Origin), and
+x11vnc asks for a per-display password, which the printed page address carries
+(noVNC's ``password=`` parameter; see docs/viewer.md).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import shutil
 import socket
 from pathlib import Path
+from urllib.parse import quote
 
 from ..errors import DisplayError
 
@@ -28,16 +32,24 @@ def novnc_dir() -> Path:
     raise DisplayError("watching a display in the browser needs noVNC (apt-get install novnc websockify)")
 
 
+def page_origins(web_port: int) -> list[str]:
+    """The Origins a browser sends from the served page (by address or by name)."""
+    return [f"http://127.0.0.1:{web_port}", f"http://localhost:{web_port}"]
+
+
 def websockify_argv(web_port: int, vnc_port: int) -> list[str]:
-    """The command that serves noVNC on 127.0.0.1:web_port and bridges it to 127.0.0.1:vnc_port."""
+    """The command that serves noVNC on 127.0.0.1:web_port and bridges it to 127.0.0.1:vnc_port,
+    refusing (403) a WebSocket upgrade from any other page's Origin, or with none."""
     exe = shutil.which("websockify")
     if exe is None:
         raise DisplayError("watching a display in the browser needs websockify (apt-get install websockify)")
-    return [exe, "--web", str(novnc_dir()), f"127.0.0.1:{web_port}", f"127.0.0.1:{vnc_port}"]
+    return [exe, "--web", str(novnc_dir()), "--auth-plugin", "ExpectOrigin",
+            "--auth-source", " ".join(page_origins(web_port)), f"127.0.0.1:{web_port}", f"127.0.0.1:{vnc_port}"]
 
 
-def page_url(web_port: int) -> str:
-    return f"http://127.0.0.1:{web_port}/{PAGE}"
+def page_url(web_port: int, password: str | None = None) -> str:
+    secret = f"&password={quote(password, safe='')}" if password else ""
+    return f"http://127.0.0.1:{web_port}/{PAGE}{secret}"
 
 
 def listening(port: int) -> bool:

@@ -81,7 +81,7 @@ def test_watch_prints_an_address_per_worker_that_shows_the_display(tmp_path: Pat
                 continue
             seen.append(line)
             match = re.search(r"watch worker 0 \(display (:\d+)\): (http://127\.0\.0\.1:\d+/vnc\.html\S*) "
-                              r"\(VNC 127\.0\.0\.1:\d+\)", line)
+                              r"\(VNC 127\.0\.0\.1:\d+, password [^)]+\)", line)
             assert line or proc.poll() is None, "".join(seen)
         assert match, "".join(seen)
         display, url = match.groups()

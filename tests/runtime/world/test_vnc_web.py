@@ -90,3 +90,46 @@ def test_display_up_web_prints_the_browser_address(requires_xvfb: None) -> None:
             return sock.connect_ex(("127.0.0.1", port)) != 0
 
     _until("the page server gone", closed)
+
+
+def _handshake(port: int, origin: str | None) -> str:
+    """The status line websockify answers a WebSocket upgrade with."""
+    head = (f"GET /websockify HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+            + (f"Origin: {origin}\r\n" if origin else "") + "\r\n")
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(head.encode())
+        return sock.recv(4096).decode("latin-1").split("\r\n")[0]
+
+
+def test_websockify_accepts_only_the_served_pages_origin(requires_xvfb: None) -> None:
+    if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
+        pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
+    with Display(width=320, height=240, vnc_web=True) as display:
+        port = display.web_port
+        assert port is not None
+        for foreign in ("http://evil.example", f"http://127.0.0.1:{port + 1}", None):
+            assert " 403 " in _handshake(port, foreign) + " ", foreign
+        assert " 101 " in _handshake(port, f"http://127.0.0.1:{port}")
+        assert " 101 " in _handshake(port, f"http://localhost:{port}")
+
+
+def _rfb_security_types(port: int) -> list[int]:
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        version = sock.recv(12)
+        assert version.startswith(b"RFB "), version
+        sock.sendall(b"RFB 003.008\n")
+        count = sock.recv(1)[0]
+        return list(sock.recv(count)) if count else []
+
+
+def test_the_vnc_server_asks_for_the_password_in_the_page_address(requires_xvfb: None) -> None:
+    if shutil.which("websockify") is None or shutil.which("x11vnc") is None:
+        pytest.skip("needs x11vnc, websockify and novnc (scripts/setup.sh installs them)")
+    with Display(width=320, height=240, vnc_web=True) as display, \
+            Display(width=320, height=240, vnc_web=True) as other:
+        assert display.vnc_port is not None and display.web_url
+        assert _rfb_security_types(display.vnc_port) == [2]  # VNC authentication only: no "None" (1)
+        assert f"password={display.vnc_password}" in display.web_url
+        assert display.vnc_password != other.vnc_password  # one per display
+        assert len(display.vnc_password) == 8
