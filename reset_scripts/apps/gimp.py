@@ -97,4 +97,19 @@ def apps_gimp(ctx: StepContext, path: str | None = None, timeout: float = 90) ->
     launch(ctx, argv, window, timeout, "apps.gimp")
     found = _x11.find_window(ctx.display, window)
     if found is not None:
+        _maximize(ctx.display, found.id)
         wait_drawn(ctx.display, found.id, SETTLE_TIMEOUT_S, quiet=QUIET_S)
+
+
+def _maximize(display: str, window_id: int) -> None:
+    """GIMP's first window is about half the screen; a person works in it maximized, and so the
+    canvas the model sees is as large as the screen allows. Best effort: without wmctrl it stays."""
+    wmctrl = shutil.which("wmctrl")
+    if wmctrl is None:
+        return
+    try:
+        subprocess.run([wmctrl, "-i", "-r", hex(window_id), "-b", "add,maximized_vert,maximized_horz"],
+                       env={"DISPLAY": display, "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=5, check=False)
+    except subprocess.TimeoutExpired:
+        pass
