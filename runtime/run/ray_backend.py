@@ -31,7 +31,8 @@ import signal
 import time
 import uuid
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -218,7 +219,8 @@ class RayRun(Run):
         if address is None:  # a local Ray for this run: offer displays if this machine can start them
             extra = {"resources": node_resources(self.config, self.options.workers), "include_dashboard": False}
         try:
-            ray.init(address=address, log_to_driver=False, configure_logging=False, **extra)
+            with loopback_only(address is None):
+                ray.init(address=address, log_to_driver=False, configure_logging=False, **extra)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise DeskactError(f"runner.ray_address {address!r}: cannot join the Ray cluster: {exc}") from exc
         self._started_ray = True
@@ -478,6 +480,37 @@ class RayRun(Run):
             with contextlib.suppress(Exception):
                 ray.kill(slot.handle, no_restart=True)
         self._slots.clear()
+
+
+LOOPBACK_ONLY_VAR = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+"""Off, Ray takes 127.0.0.1 as the node's address (as it does on macOS and Windows)."""
+
+
+@contextmanager
+def loopback_only(local: bool) -> Iterator[None]:
+    """While a local Ray for this run starts, make it a loopback-only node.
+
+    Ray refuses 127.0.0.1 as a node address on Linux and then binds its metrics exporter
+    (Prometheus, no authentication) on 0.0.0.0 and its gRPC servers on every interface. A
+    cluster deskact starts serves this machine alone, so its processes (which inherit the
+    variable) bind loopback; a cluster joined through ``runner.ray_address`` is left as it is.
+    """
+    if not local:
+        yield
+        return
+    from ray._private import ray_constants  # read once at import: the driver needs it set too
+
+    before, constant = os.environ.get(LOOPBACK_ONLY_VAR), ray_constants.ENABLE_RAY_CLUSTER
+    os.environ[LOOPBACK_ONLY_VAR] = "0"
+    ray_constants.ENABLE_RAY_CLUSTER = False
+    try:
+        yield
+    finally:
+        ray_constants.ENABLE_RAY_CLUSTER = constant
+        if before is None:
+            os.environ.pop(LOOPBACK_ONLY_VAR, None)
+        else:
+            os.environ[LOOPBACK_ONLY_VAR] = before
 
 
 def make_run(config: Config, options: RunOptions,
