@@ -244,6 +244,12 @@ class GoogleConfig(Section):
     """The emulated account's email address."""
     allow_wipe: bool = False
     """Let ``google.reset`` delete the events, mail and Drive files of a real account (use a throwaway one)."""
+    max_request_mb: float = Field(64.0, gt=0, allow_inf_nan=False)
+    """The emulator refuses (413, unread) a request body past this; resumable upload chunks stream to disk instead."""
+    drive_quota_gb: float = Field(15.0, gt=0, allow_inf_nan=False)
+    """The emulated Drive's storage quota (GiB): reported by about.get and enforced (403 storageQuotaExceeded)."""
+    upload_session_ttl_s: float = Field(3600.0, gt=0, allow_inf_nan=False)
+    """An unfinished resumable upload to the emulator, untouched this long, is dropped with its data."""
 
 
 class RunnerConfig(Section):

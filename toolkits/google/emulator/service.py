@@ -27,6 +27,7 @@ from pathlib import Path
 from ....runtime.world import reaper
 from ...base import ServiceContext, ServiceHandle
 from .framework import Emulator
+from .limits import MIB, EmulatorLimits
 from .server import start_server
 
 URL_ENV = "DESKACT_GOOGLE_URL"
@@ -51,8 +52,12 @@ def emulator_service(ctx: ServiceContext) -> Iterator[ServiceHandle]:
     ``socket`` (data, the kernel's) and ``admin_socket``."""
     ctx.state_dir.mkdir(parents=True, exist_ok=True)
     sock, admin_sock, tmp_dir = _socket_paths(ctx.state_dir)
+    google = ctx.config.google
+    limits = EmulatorLimits(max_request_bytes=int(google.max_request_mb * MIB),
+                            drive_quota_bytes=int(google.drive_quota_gb * 1024 * MIB),
+                            upload_session_ttl_s=google.upload_session_ttl_s)
     # Large uploads live on disk in the worker's state folder, not in the runner's memory.
-    emulator = Emulator(state_dir=None, user=ctx.config.google.user, files_dir=ctx.state_dir / "google-files")
+    emulator = Emulator(state_dir=None, user=google.user, limits=limits, files_dir=ctx.state_dir / "google-files")
     running = start_server(emulator, port=0, socket_path=sock, admin_socket=admin_sock)
     try:
         yield ServiceHandle(

@@ -178,3 +178,19 @@ def test_500_concurrent_requests_are_all_answered(emu) -> None:
         t.join()
     failures = [o for o in outcomes if o != "HTTP/1.1 200 OK"]
     assert not failures, f"{len(failures)} of {count} failed: {sorted(set(failures))}"
+
+
+def test_the_worker_service_takes_its_limits_from_the_config(tmp_path: Path) -> None:
+    from deskact.runtime.config import Config
+    from deskact.toolkits.base import ServiceContext
+    from deskact.toolkits.google.emulator.service import emulator_service
+
+    config = Config()
+    config.google.drive_quota_gb, config.google.max_request_mb = 0.5, 0.001
+    with emulator_service(ServiceContext(0, tmp_path / "w0", config)) as handle:
+        emulator = handle.host["emulator"]
+        assert emulator.limits.drive_quota_bytes == 512 * 1024 * KIB
+        assert emulator.store.files_dir == tmp_path / "w0" / "google-files"  # the worker's folder, not memory
+        status, _ = raw_exchange(handle.host["url"], f"POST {CREATE} HTTP/1.1\nHost: x\nContent-Length: 5000\n")
+        assert status == 413
+    assert not (tmp_path / "w0" / "google-files").exists()  # gone with the worker's emulator
