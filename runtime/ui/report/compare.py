@@ -54,6 +54,9 @@ class CompareResult(BaseModel):
     epochs_a: list[SuiteEpochs] = Field(default_factory=list)
     """pass@k and spread per suite of run A (empty unless it ran tasks more than once)."""
     epochs_b: list[SuiteEpochs] = Field(default_factory=list)
+    models_a: list[str] = Field(default_factory=list)
+    """The models run A's results name (one, unless a resume was forced onto another)."""
+    models_b: list[str] = Field(default_factory=list)
 
     @property
     def fixed(self) -> list[ChangedTask]:
@@ -128,6 +131,7 @@ def compare_runs(a: Path, b: Path) -> CompareResult:
         by_suite=_pairs(summarize(va, "suite"), summarize(vb, "suite")),
         by_tag=_pairs(summarize(va, "tag"), summarize(vb, "tag")),
         epochs_a=_epochs(a), epochs_b=_epochs(b),
+        models_a=sorted({r.model for r in va if r.model}), models_b=sorted({r.model for r in vb if r.model}),
     )
 
 
@@ -193,7 +197,8 @@ def print_compare(console: Console, result: CompareResult) -> None:
     epochs = " (every epoch an attempt: success = pass@1)" if result.epochs_a or result.epochs_b else ""
     for title, pairs in (("By suite", result.by_suite), ("By tag", result.by_tag)):
         table = Table(title=title + epochs)
-        for col in ("group", f"A: {result.run_a.name}", f"B: {result.run_b.name}", "change",
+        for col in ("group", f"A: {result.run_a.name} ({', '.join(result.models_a) or 'n/a'})",
+                    f"B: {result.run_b.name} ({', '.join(result.models_b) or 'n/a'})", "change",
                     "errors A/B", "mean steps A/B"):
             table.add_column(col)
         for p in pairs:

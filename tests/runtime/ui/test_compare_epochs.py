@@ -67,6 +67,6 @@ def test_the_cli_shows_the_epochs(tmp_path: Path) -> None:
     out = CliRunner().invoke(app, ["compare", str(a), str(b)], env=env).output
     assert re.search(r"t-flaky\s+│\s+s\s+│\s+1/3 passed \(pass@3 100%\)\s+│\s+2/3 passed \(pass@3 100%\)", out), out
     assert re.search(r"│\s+s\s+│\s+66\.7%/33\.3%\s+│\s+@3 100\.0%/@3 50\.0%", out), out
-    assert "4/6 (67%)" in out and "2/6 (33%)" in out
+    assert "4/6 (67%)" in out and "2/6 (33%)" in out and "A: run_a (m)" in out and "B: run_b (m)" in out
     data = json.loads(CliRunner().invoke(app, ["compare", str(a), str(b), "--json"], env=env).output)
     assert {c["task_id"]: c["pass_at_b"]["2"] for c in data["changed"]} == {"t-flaky": 1.0, "t-solid": 0.0}
