@@ -6,6 +6,7 @@ from . import (  # noqa: F401  (registration)
     answer,
     archive,
     browser,
+    browser_state,
     config,
     csv,
     docx,

@@ -81,9 +81,9 @@ def _reasons(groups: dict[str, list[str]]) -> dict[str, str]:
 
 
 FUNC_REASONS: dict[str, str] = _reasons({
-    "a Chrome metric (the chrome domain's issue)": [
-        "check_enabled_experiments", "check_font_size", "check_history_deleted", "is_added_to_steam_cart",
-        "is_cookie_deleted", "is_expected_active_tab", "is_shortcut_on_desktop", "is_expected_bookmarks",
+    "a Chrome metric on a live web page, Chrome's extensions, flags or tab session, or a GNOME shortcut: no"
+    " deskact judge decides as it does offline": [
+        "check_enabled_experiments", "is_added_to_steam_cart", "is_cookie_deleted", "is_shortcut_on_desktop",
         "is_expected_tabs", "is_expected_url_pattern_match", "is_expected_installed_extensions",
         "is_expected_search_query", "check_direct_json_object", "is_in_list", "compare_htmls",
         "check_html_background_image"],
@@ -243,8 +243,9 @@ def _task(raw: dict[str, Any], t: _Task, uid: str, domain: str) -> dict[str, Any
     task: dict[str, Any] = {"id": t.task_id, "instruction": escape(str(raw["instruction"]))}
     # Screenshots only where an app is on screen; the rest can be done in code.
     on_screen = t.setup.keys or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before)
-    if domain.startswith("libreoffice") or on_screen:
-        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT])
+    browser = any(next(iter(s)).startswith("browser.") for s in t.reset + t.before + t.judge)
+    if domain.startswith("libreoffice") or on_screen or browser:
+        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT, "browser"] if browser else [DESKTOP_TOOLKIT])
     task.update(tags=["osworld", domain], imported_from=f"osworld:{domain}/{uid}", reset=reset)
     if t.before:
         task["before_judge"] = t.before

@@ -13,6 +13,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from . import osworld_chrome as chrome
 from .common import Untranslatable
 
 GETTER_KEYS: dict[str, set[str]] = {
@@ -24,18 +25,23 @@ GETTER_KEYS: dict[str, set[str]] = {
     "vm_terminal_output": {"type"},
     "rule": {"type", "rules"},
     "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
+    **chrome.GETTER_KEYS,
 }
 """Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
 
 GETTER_REASONS: dict[str, str] = {
     **dict.fromkeys((
-        "active_url_from_accessTree", "active_tab_html_parse", "active_tab_info", "active_tab_url_parse",
-        "bookmarks", "open_tabs_info", "url_dashPart", "find_unpacked_extension_path",
-        "find_installed_extension_name", "cookie_data", "profile_name", "history",
-        "enable_enhanced_safety_browsing", "page_info", "enable_do_not_track", "default_search_engine",
-        "data_delete_automacally", "new_startup_page", "enabled_experiments", "chrome_font_size",
-        "shortcuts_on_desktop", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url"),
-        "a Chrome getter (the chrome domain's issue)"),
+        "active_tab_html_parse", "active_tab_info", "active_tab_url_parse", "open_tabs_info", "url_dashPart",
+        "page_info", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url"),
+        "a Chrome getter of a live web page (its address or content): this machine reaches no public site"),
+    **dict.fromkeys(("find_unpacked_extension_path", "find_installed_extension_name"),
+                    "a Chrome getter of installed extensions: no deskact judge reads them"),
+    "cookie_data": "Chrome's cookies set by live web pages: offline none are set, so a deleted-cookie check"
+                   " would pass for an agent that did nothing",
+    "data_delete_automacally": "true when any content setting is stored: a fresh Chromium profile may hold one",
+    "new_startup_page": "true when the Preferences have no session key: not a setting's value deskact compares",
+    "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
+    "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
     **dict.fromkeys(("vlc_config", "vlc_playing_info", "default_video_player"), "a VLC getter (the vlc domain's issue)"),
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",

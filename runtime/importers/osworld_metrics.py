@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from . import osworld_chrome as chrome
 from .common import Untranslatable
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
 from .osworld_metrics_files import FILES
@@ -33,9 +34,10 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
                          " not one metric among others")
 
 
-METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {**FILES, **OFFICE, **TABLES, **GIMP, "infeasible": _infeasible}
+METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {
+    **FILES, **OFFICE, **TABLES, **GIMP, **chrome.metrics(FILES["exact_match"]), "infeasible": _infeasible}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
-``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``). Each entry has a conformance test against
+``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``, ``osworld_chrome``). Each entry has a conformance test against
 desktop-env (tests/runtime/importers/osworld_conformance/)."""
 
 

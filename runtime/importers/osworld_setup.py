@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
 
+from . import osworld_chrome as chrome
 from . import osworld_pyautogui as pyautogui
 from .common import Untranslatable, escape, has_step, step
 
@@ -143,6 +144,8 @@ class Setup:
         cmd = p["command"]
         if isinstance(cmd, str) and not p.get("shell"):
             cmd = cmd.split()  # OSWorld's controller splits a launch string at whitespace, quotes and all
+        if not p.get("shell") and chrome.chrome_command(self, cmd, into, where):
+            return
         check_not_gnome(cmd, f"{where} launch")
         gimp = None if p.get("shell") else gimp_start(cmd)
         if gimp is not None:
@@ -181,6 +184,8 @@ class Setup:
             found = ", ".join(f"{f}({a})" for f, a in pyautogui.calls(cmd) or [] if not f.startswith("time."))
             raise Untranslatable(f"pyautogui script: {where} clicks at coordinates, scrolls or types into"
                                  f" a GNOME terminal: {found}"[:300])
+        if chrome.chrome_command(self, cmd, into, where):
+            return
         opened = _OPEN_TERMINAL.fullmatch(cmd) if isinstance(cmd, str) and where == "config" else None
         if opened:
             self._terminal_in(opened.group("dir"), into)
@@ -214,14 +219,12 @@ class Setup:
 SETUP_TYPES: dict[str, Callable[[Setup, dict[str, Any], list[dict[str, Any]], str], None]] = {
     "sleep": Setup._sleep, "activate_window": Setup._activate, "download": Setup._download,
     "open": Setup._open, "launch": Setup._launch, "execute": Setup._execute, "command": Setup._execute,
-    "close_window": Setup._close_window,
+    "close_window": Setup._close_window, **chrome.SETUP_TYPES,
 }
 """OSWorld config type -> translation."""
 
 SETUP_REASONS: dict[str, str] = {
-    "chrome_open_tabs": "Chrome set-up (tabs over the DevTools protocol) is translated with the chrome domain",
-    "chrome_close_tabs": "Chrome set-up (tabs over the DevTools protocol) is translated with the chrome domain",
-    "update_browse_history": "Chrome's history database is written with the chrome domain",
+    **chrome.SETUP_REASONS,
     "googledrive": "needs a live Google Drive account and its OAuth settings file",
     "login": "needs a live account's password in a settings file",
     "": "an empty set-up type (OSWorld's template)",

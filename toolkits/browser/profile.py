@@ -182,6 +182,25 @@ def read_history(profile: Path | StepPath) -> list[dict[str, Any]]:
         return [{"url": u, "title": t, "visits": n} for u, t, n in rows]
 
 
+def read_history_urls(profile: Path | StepPath) -> list[str]:
+    """Every URL of the history's ``urls`` table, hidden ones too (subframes, redirects): what a
+    "history is clear of X" check must see."""
+    path = profile / "Default" / "History"
+    if not path.exists():
+        return []
+    with _database_copy(path, write=False) as db:
+        return [str(url) for (url,) in db.execute("SELECT url FROM urls")]
+
+
+def read_bookmark_roots(profile: Path | StepPath) -> dict[str, Any] | None:
+    """The Bookmarks file's ``roots`` (bookmark_bar, other, synced) as stored, None without a file."""
+    path = profile / "Default" / "Bookmarks"
+    if not path.exists():
+        return None
+    roots = json.loads(path.read_text()).get("roots")
+    return roots if isinstance(roots, dict) else {}
+
+
 # -- preferences -------------------------------------------------------------------------
 
 def preferences_path(profile: Path | StepPath) -> Path | StepPath:

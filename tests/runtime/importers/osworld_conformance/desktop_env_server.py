@@ -9,7 +9,8 @@ metric module and with them torch, playwright and the rest of desktop-env's depe
 packages above them are made as empty modules whose ``__path__`` points at the real folders, so
 ``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
 Modules a metric file imports at its top for functions no translated metric calls are stubbed
-(a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), and the audio and
+(a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), bs4, fitz and borb
+(chrome.py's HTML parsing of live pages, its PDF comparison), and the audio and
 video libraries of vlc.py and gimp.py (acoustid, librosa, fastdtw, cv2, imagehash) beside their
 compare_images and compare_image_list, which need only PIL, numpy and scikit-image (installed).
 """
@@ -50,6 +51,12 @@ def setup() -> None:
     _package("desktop_env.evaluators", root / "evaluators")
     _package("desktop_env.evaluators.metrics", root / "evaluators" / "metrics")
     _stub("easyocr", Reader=_unavailable)
+    # chrome.py parses live pages' HTML (bs4) and compares PDFs (fitz, borb); its translated
+    # metrics do neither.
+    _stub("bs4", BeautifulSoup=_unavailable, Tag=type("Tag", (), {}))
+    _stub("fitz", open=_unavailable)
+    _stub("borb")
+    _stub("borb.pdf", Document=_unavailable, PDF=_unavailable)
     for name in ("acoustid", "librosa", "fastdtw", "cv2", "imagehash"):
         _stub(name, fastdtw=_unavailable)
 

@@ -1,0 +1,224 @@
+"""OSWorld's chrome domain -> deskact browser steps: set-up types, Chrome launches, and the metrics
+on Chrome's state (the tables ``osworld_setup`` and ``osworld_metrics`` take these in).
+
+OSWorld starts ``google-chrome --remote-debugging-port=1337`` and relays DevTools to port 9222 with
+socat for its host; deskact's ``browser.open`` starts the world's Chromium with DevTools on the
+world's loopback, so the relay has no counterpart. ``chrome_open_tabs`` opens each URL in a new
+tab and closes the start tab, the last one opened shown: the URLs of the ``browser.open`` step.
+Offline, a tab at a public address shows Chromium's network error page at that address: only
+metrics whose verdict reads no page content are translated (the address, the profile's files).
+
+OSWorld's getters read the profile's files while Chrome runs (a ``pkill chrome`` in postconfig
+flushes them first); deskact's profile judges close the browser as a person would, then read.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from .common import Untranslatable, escape, step
+from .osworld_metrics_env import MetricEnv, Part, escaped, rules_of
+
+if TYPE_CHECKING:
+    from .osworld_setup import Setup
+
+CHROME_BINARIES = frozenset({"google-chrome", "google-chrome-stable", "chromium", "chromium-browser"})
+_KILL_CHROME = ({"pkill", "chrome"}, {"pkill", "google-chrome"}, {"pkill", "-f", "chrome"})
+CHROMIUM_DEFAULT_FONT_SIZE = 16
+
+
+def _argv(command: object) -> list[str]:
+    if isinstance(command, str):
+        try:
+            return shlex.split(command)
+        except ValueError:  # unbalanced quotes: not a Chrome command; the general translation reports it
+            return []
+    return [str(a) for a in command] if isinstance(command, list | tuple) else []
+
+
+def _open_step(into: list[dict[str, Any]]) -> dict[str, Any] | None:
+    return next((s["browser.open"] for s in reversed(into) if "browser.open" in s), None)
+
+
+def chrome_command(setup: Setup, command: object, into: list[dict[str, Any]], where: str) -> bool:
+    """True when ``command`` (a launch or execute) starts, relays or stops Chrome and is translated
+    here; False leaves it to the general translation."""
+    argv = _argv(command)
+    name = PurePosixPath(argv[0]).name if argv else ""
+    if name == "socat" and any("9222" in a for a in argv):
+        setup.notes.append(f"{where}: socat relaying Chrome's DevTools to port 9222 dropped (deskact's judges"
+                           " reach DevTools inside the world)")
+        return True
+    if set(argv) in _KILL_CHROME:
+        if where != "postconfig":
+            raise Untranslatable("config pkill chrome: no browser runs before browser.open")
+        # OSWorld kills Chrome so that it writes its profile files before the getters read them.
+        if {"browser.close": {}} not in into:
+            into.append(step("reset", "browser.close"))
+        return True
+    if name not in CHROME_BINARIES:
+        return False
+    flags = [a for a in argv[1:] if not a.startswith("--remote-debugging-port=")]
+    if flags:
+        raise Untranslatable(f"{where} launch of Chrome with {flags[:3]}: browser.open takes no Chrome flags")
+    if where == "postconfig":
+        setup.notes.append("postconfig relaunch of Chrome dropped (its getters needed a running Chrome;"
+                           " deskact's profile judges read the closed profile)")
+        return True
+    if _open_step(into) is None:
+        into.append(step("reset", "browser.open"))
+    return True
+
+
+def _open_tabs(setup: Setup, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+    urls = p.get("urls_to_open")
+    if not isinstance(urls, list) or not urls or not all(isinstance(u, str) for u in urls):
+        raise Untranslatable(f"chrome_open_tabs: urls_to_open {str(urls)[:60]!r} is not a list of URLs")
+    opened = _open_step(into)
+    if where != "config" or opened is None or "browser.open" not in into[-1]:
+        raise Untranslatable("chrome_open_tabs: not right after Chrome's launch (browser.open opens the tabs)")
+    if opened.get("urls"):
+        raise Untranslatable("chrome_open_tabs twice: OSWorld's second call closes the first call's first tab")
+    opened["urls"] = escaped(urls)
+    opened["active"] = len(urls) - 1  # OSWorld's last new tab is the one shown
+    public = [u for u in urls if not u.startswith(("chrome://", "about:", "file://"))]
+    if public:
+        setup.notes.append("offline, the tabs at public addresses show Chromium's network error page"
+                           f" ({', '.join(public)[:200]}); the judges read no page content")
+
+
+def _browse_history(setup: Setup, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
+    items = p.get("history")
+    if where != "config" or _open_step(into) is not None:
+        raise Untranslatable("update_browse_history after Chrome's launch: browser.profile writes history"
+                             " before browser.open")
+    if not isinstance(items, list) or not all(isinstance(i, dict) and isinstance(i.get("url"), str) for i in items):
+        raise Untranslatable("update_browse_history: history is not a list of {url, title, ...}")
+    visits = [{"url": escaped(i["url"]), "title": escaped(str(i.get("title", ""))),
+               "hours_ago": float(i.get("visit_time_from_now_in_seconds", 0)) / 3600} for i in items]
+    into.append(step("reset", "browser.profile", history=visits))
+
+
+SETUP_TYPES: dict[str, Callable[[Setup, dict[str, Any], list[dict[str, Any]], str], None]] = {
+    "chrome_open_tabs": _open_tabs, "update_browse_history": _browse_history,
+}
+"""OSWorld's Chrome set-up types -> translation (merged into ``osworld_setup.SETUP_TYPES``)."""
+
+SETUP_REASONS: dict[str, str] = {
+    "chrome_close_tabs": "closes a tab over DevTools at set-up: no deskact reset step closes one tab",
+}
+
+# -- metrics ---------------------------------------------------------------------------------
+
+PREFERENCE_GETTERS: dict[str, tuple[str, Any, bool]] = {
+    "default_search_engine": ("default_search_provider_data.template_url_data.short_name", "Google", False),
+    "profile_name": ("profile.name", None, False),
+    "enable_do_not_track": ("enable_do_not_track", "false", True),
+    "enable_enhanced_safety_browsing": ("safebrowsing.enhanced", "false", True),
+}
+"""Getter -> (the Preferences key it reads, what it returns when the key is unset, whether it
+returns "true"/"false" for the value's truth)."""
+
+GETTER_KEYS: dict[str, set[str]] = {
+    **{g: {"type"} for g in PREFERENCE_GETTERS},
+    "bookmarks": {"type"}, "chrome_font_size": {"type"}, "history": {"type", "dest"},
+    "active_url_from_accessTree": {"type", "goto_prefix"},
+}
+"""Getters the translations below read, with the keys they honour."""
+
+
+def _exact_match(env: MetricEnv, part: Part, otherwise: Callable[[MetricEnv, Part], None]) -> None:
+    """``getter == expected`` on a Preferences getter; other getters go to ``otherwise``."""
+    kind = (part.get("result") or {}).get("type")
+    if kind not in PREFERENCE_GETTERS:
+        otherwise(env, part)
+        return
+    name, unset, as_truth = PREFERENCE_GETTERS[kind]
+    expected = rules_of(part).get("expected")
+    if as_truth:
+        if expected != "true":
+            raise Untranslatable(f"exact_match of {kind} to {expected!r}: only 'true' (the setting on) is translated")
+        _setting(env, name, True)
+        return
+    if not isinstance(expected, str) or expected == unset or expected.endswith("/"):
+        # browser.setting fails an unset preference (the getter would give its default) and takes a
+        # trailing slash as the same address.
+        raise Untranslatable(f"exact_match of {kind} to {expected!r}: a value the getter also gives unset")
+    _setting(env, name, escaped(expected))
+
+
+def _setting(env: MetricEnv, name: str, equals: Any) -> None:
+    # ``name`` is a param of browser.setting, not MetricEnv.judge's own.
+    env.out.judge.append(step("judge", "browser.setting", name=name, equals=equals))
+
+
+def _is_expected_bookmarks(env: MetricEnv, part: Part) -> None:
+    _only_getter(part, "bookmarks")
+    rules = rules_of(part)
+    kind = rules.get("type")
+    if kind == "bookmark_bar_folders_names" and isinstance(rules.get("names"), list):
+        env.judge("browser.bookmark_bar", folders=escaped([str(n) for n in rules["names"]]))
+    elif kind == "bookmark_bar_websites_urls" and isinstance(rules.get("urls"), list):
+        env.judge("browser.bookmark_bar", urls=escaped([str(u) for u in rules["urls"]]))
+    else:
+        raise Untranslatable(f"is_expected_bookmarks rule type {kind}: only the bar's folder names or URLs")
+
+
+def _check_history_deleted(env: MetricEnv, part: Part) -> None:
+    _only_getter(part, "history")
+    rules = rules_of(part)
+    if rules.get("type") != "keywords" or not isinstance(rules.get("keywords"), list):
+        raise Untranslatable(f"check_history_deleted rule type {rules.get('type')}: only keywords")
+    env.judge("browser.history_clear", keywords=escaped([str(k) for k in rules["keywords"]]))
+
+
+def _check_font_size(env: MetricEnv, part: Part) -> None:
+    _only_getter(part, "chrome_font_size")
+    rules = rules_of(part)
+    if rules.get("type") == "value" and isinstance(rules.get("value"), int | float):
+        bounds = {"equals": rules["value"]}
+        default_passes = rules["value"] == CHROMIUM_DEFAULT_FONT_SIZE
+    elif rules.get("type") == "range" and all(isinstance(rules.get(k), int | float) for k in ("min", "max")):
+        bounds = {"above": rules["min"], "below": rules["max"]}
+        default_passes = rules["min"] < CHROMIUM_DEFAULT_FONT_SIZE < rules["max"]
+    else:
+        raise Untranslatable(f"check_font_size rule {str(rules)[:60]}: only a value or a min-max range")
+    if default_passes:
+        # With webkit.webprefs stored but no default_font_size in it, the metric fails (KeyError)
+        # where deskact reads Chromium's default; the two agree only when the default fails too.
+        raise Untranslatable("check_font_size: a rule Chromium's default size (16) meets")
+    env.judge("browser.font_size", **bounds)
+
+
+def _is_expected_active_tab(env: MetricEnv, part: Part) -> None:
+    result, rules = part.get("result") or {}, rules_of(part)
+    url = rules.get("url")
+    if (result.get("type") != "active_url_from_accessTree" or result.get("goto_prefix", "https://www.") != ""
+            or rules.get("type") != "url" or not isinstance(url, str) or not url.startswith("chrome://")):
+        raise Untranslatable("is_expected_active_tab: only a browser page (chrome://) read from the address bar;"
+                             " a web page's address needs the live site")
+    # compare_urls keeps the path as it is, a lone "/" aside, and lower-cases scheme and host
+    # (DevTools lists a browser page's URL in that canonical form).
+    scheme_host, _, path = url.partition("://")[2].partition("/")
+    base = "chrome://" + scheme_host.lower()
+    pattern = re.escape(base) + ("/?" if path == "" else re.escape("/" + path))
+    env.judge("browser.url", regex=escape(rf"\A{pattern}\Z"))
+
+
+def _only_getter(part: Part, kind: str) -> None:
+    got = (part.get("result") or {}).get("type")
+    if got != kind:
+        raise Untranslatable(f"result type {got}: {part['func']} is translated for the {kind} getter")
+
+
+def metrics(exact_match: Callable[[MetricEnv, Part], None]) -> dict[str, Callable[[MetricEnv, Part], None]]:
+    """The chrome metrics, given the table's general ``exact_match`` (for getters not Chrome's)."""
+    return {
+        "exact_match": lambda env, part: _exact_match(env, part, exact_match),
+        "is_expected_bookmarks": _is_expected_bookmarks, "check_history_deleted": _check_history_deleted,
+        "check_font_size": _check_font_size, "is_expected_active_tab": _is_expected_active_tab,
+    }
