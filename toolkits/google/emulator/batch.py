@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import ApiError
-from .framework import RawResponse, split_multipart
+from .framework import RawResponse, error_response, split_multipart
 from .store import Store
 
 if TYPE_CHECKING:
@@ -43,6 +43,17 @@ def _parse_inner(data: bytes) -> tuple[str, str, dict[str, str], bytes]:
     return method.upper(), target, headers, body
 
 
+def _inline(resp: RawResponse, limit: int) -> RawResponse:
+    assert resp.file is not None
+    try:
+        if resp.file.stat().st_size > limit:
+            return error_response(ApiError(413, f"a download inside a batch is limited to {limit} bytes; "
+                                                "download the file by itself", "downloadTooLarge"))
+        return RawResponse(resp.status, resp.headers, resp.file.read_bytes())
+    except OSError:
+        return error_response(ApiError(404, "the file's content is gone", "notFound"))
+
+
 def handle_batch(
     emulator: Emulator, headers: dict[str, str], body: bytes, base_url: str, admin: bool = True
 ) -> RawResponse:
@@ -60,6 +71,8 @@ def handle_batch(
         if target.split("?")[0].startswith("/batch"):
             raise ApiError(400, "nested batch requests are not allowed", "badContent")
         resp = emulator.dispatch(method, target, inner_headers, inner_body, base_url, admin=admin)
+        if resp.file is not None:  # a download inside a batch: in memory, so within the request limit
+            resp = _inline(resp, emulator.limits.max_request_bytes)
         cid = part_headers.get("content-id", "")
         cid = f"<response-{cid.strip('<>')}>" if cid else ""
         out += f"--{boundary}\r\nContent-Type: application/http\r\n".encode()

@@ -78,7 +78,7 @@ class Response:
 
     status: int = 200
     body: Any = None
-    """dict/list -> JSON; bytes -> sent as is; None -> empty body."""
+    """dict/list -> JSON; bytes -> sent as is; a Path -> that file's content, streamed; None -> empty body."""
     content_type: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
 
@@ -129,6 +129,8 @@ class RawResponse:
     status: int
     headers: dict[str, str]
     body: bytes
+    file: Path | None = None
+    """Content to send from this file instead of ``body`` (a large download, never loaded whole)."""
 
 
 def _json_response(status: int, data: Any, headers: dict[str, str] | None = None) -> RawResponse:
@@ -416,8 +418,10 @@ class Emulator:
     ) -> RawResponse:
         if isinstance(result, Response):
             extra = dict(result.headers)
-            if isinstance(result.body, (bytes, bytearray)):
+            if isinstance(result.body, (bytes, bytearray, Path)):
                 extra.setdefault("Content-Type", result.content_type or "application/octet-stream")
+                if isinstance(result.body, Path):
+                    return RawResponse(result.status, extra, b"", file=result.body)
                 return RawResponse(result.status, extra, bytes(result.body))
             if result.body is None:
                 return RawResponse(result.status, extra, b"")

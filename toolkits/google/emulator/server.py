@@ -92,14 +92,27 @@ class _Handler(BaseHTTPRequestHandler):
         self._write(resp)
 
     def _write(self, resp: RawResponse) -> None:
+        if resp.file is not None:
+            try:
+                content = resp.file.open("rb")
+            except OSError:  # content replaced by a reset while the request ran
+                self._write(error_response(ApiError(404, "the file's content is gone", "notFound")))
+                return
+            with content:
+                self._write_head(resp, os.fstat(content.fileno()).st_size, b"")
+                self.connection.sendfile(content)
+            return
+        self._write_head(resp, len(resp.body), resp.body)
+
+    def _write_head(self, resp: RawResponse, length: int, body: bytes) -> None:
         reason = self.responses.get(resp.status, ("",))[0] or _REASONS.get(resp.status, "")
         head = [f"HTTP/1.1 {resp.status} {reason}"]
         for name, value in resp.headers.items():
             head.append(f"{name}: {value}")
-        head.append(f"Content-Length: {len(resp.body)}")
+        head.append(f"Content-Length: {length}")
         if self.close_connection:
             head.append("Connection: close")
-        data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + resp.body
+        data = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body
         self.wfile.write(data)
         self.wfile.flush()
 

@@ -427,8 +427,9 @@ def files_get(req: Request) -> dict[str, Any] | Response:
         if rec["mimeType"].startswith(GOOGLE_PREFIX):
             raise ApiError(403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.",
                            "fileNotDownloadable", location="alt")
-        data = req.store.get_blob("drive:" + rec["id"]) or b""
-        return Response(200, data, rec["mimeType"])
+        key = "drive:" + rec["id"]
+        # A large file is sent from its file, not read into memory first.
+        return Response(200, req.store.blob_file(key) or req.store.get_blob(key) or b"", rec["mimeType"])
     return public_view(rec, req.params.get("fields"))
 
 
