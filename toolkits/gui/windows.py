@@ -95,6 +95,70 @@ def _wait_state(window: Window, reached: Callable[[set[str]], bool], what: str, 
         time.sleep(0.02)
 
 
+_DRAWN_TIMEOUT_S = 5.0
+"""The longest apps.launch waits for a new window to be drawn: an app may legitimately show an
+empty window (a terminal running a silent command)."""
+_POINTER_SPOT = 24
+"""Pixels of a window grabbed at half size: a spot no wider is the pointer, not the app's drawing."""
+
+
+def _window_pixels(wid: int) -> Any:
+    """The window's contents as the screen shows them now (a PIL image, no pointer), or None
+    while it is not on the screen."""
+    from PIL import Image
+    from Xlib import X, error
+
+    from .api import _mss
+
+    conn = _xconn()
+    try:
+        if conn.create_resource_object("window", wid).get_attributes().map_state != X.IsViewable:
+            return None
+    except (error.BadWindow, error.BadDrawable):
+        return None
+    box = _client_box(wid)
+    if box is None or box[2] <= 0 or box[3] <= 0:
+        return None
+    shot = _mss().grab({"left": box[0], "top": box[1], "width": box[2], "height": box[3]})
+    return Image.frombuffer("RGB", shot.size, shot.raw, "raw", "BGRX", 0, 1).reduce(2)
+
+
+def _blank(img: Any) -> bool:
+    """One colour everywhere but a pointer-sized spot (the grab shows the pointer): a frame whose
+    app has not drawn into it yet. The colour is the one most of the four corners have."""
+    from PIL import Image, ImageChops
+
+    corners = [img.getpixel((x, y)) for x in (0, img.width - 1) for y in (0, img.height - 1)]
+    background = Image.new("RGB", img.size, max(set(corners), key=corners.count))
+    box = ImageChops.difference(img, background).getbbox()
+    return box is None or (box[2] - box[0] < _POINTER_SPOT and box[3] - box[1] < _POINTER_SPOT)
+
+
+def _wait_drawn(wid: int, timeout: float, quiet: float) -> None:
+    """Wait until a new window is on the screen, not blank and unchanged for ``quiet`` seconds (a
+    blinking caret aside): LibreOffice's frame is grey for half a second or more after its title is
+    set. Bounded by ``timeout`` and never an error: a window that keeps changing is legitimate."""
+    from PIL import ImageChops
+
+    deadline = time.monotonic() + timeout
+    last, calm_since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        img = _window_pixels(wid)
+        now = time.monotonic()
+        if img is None or _blank(img):
+            last, calm_since = None, now
+        else:
+            same_size = last is not None and last.size == img.size
+            box = ImageChops.difference(last, img).getbbox() if same_size else (0, 0, *img.size)
+            # A blinking caret changes a sliver; drawing changes more than 0.1 % of the window.
+            if box is not None and (box[2] - box[0]) * (box[3] - box[1]) * 1000 > img.width * img.height:
+                calm_since = now
+            elif now - calm_since >= quiet:
+                return
+            last = img
+        time.sleep(0.05)
+
+
 def _parse_wmctrl(out: str) -> list[Window]:
     # "0x00c00003  0 4242   10 40   484 316 host Title with spaces"
     found = []
@@ -247,7 +311,8 @@ class Apps:
 
     def launch(self, command: str | list[str], window: str | None = None, timeout: float = 30.0) -> Window | None:
         """Start `command` (e.g. "xterm" or ["mousepad", "notes.txt"]) in the background.
-        If `window` is given, wait until a window with that title appears, focus it and return it."""
+        If `window` is given, wait until a window with that title appears and is drawn, focus it
+        and return it."""
         argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not argv or shutil.which(argv[0]) is None:
             raise FileNotFoundError(f"cannot launch {command!r}: {argv[0] if argv else 'empty command'} not found")
@@ -265,6 +330,8 @@ class Apps:
         while True:
             found = windows.find(window)
             if found is not None:
+                _wait_drawn(found.id, timeout=min(_DRAWN_TIMEOUT_S, max(1.0, deadline - time.monotonic())),
+                            quiet=0.8 if "LibreOffice" in found.title else 0.3)
                 try:
                     return windows.activate(found.title)
                 except TimeoutError:
