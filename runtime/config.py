@@ -161,7 +161,7 @@ class ProviderConfig(Section):
     api_key_env: str | None = None
     """Name of the environment variable holding the API key; null or "" = the server needs none (local servers)."""
     timeout: float = 120.0
-    """Seconds one HTTP request may take before it counts as a timeout (and is retried)."""
+    """Seconds one HTTP request may take, in all (a trickling server included), before it counts as a timeout (and is retried)."""
     temperature: float | None = 0.0
     """Sampling temperature; null = not sent (Anthropic API 2026-10-21 rejects it, so its default is null)."""
     max_tokens: int = 4096
