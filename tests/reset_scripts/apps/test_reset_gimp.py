@@ -35,9 +35,10 @@ def test_seeding_copies_the_template_once_and_keeps_a_tasks_own_files(ctx: StepC
     assert (profile / "pluginrc").read_text() == "changed", "a seeded profile is left as it is"
 
 
-def test_needs_the_image_and_a_display(ctx: StepContext) -> None:
-    with pytest.raises(StepFailed, match=r"apps.gimp: .*missing.png does not exist"):
-        run_reset("apps.gimp", {"path": "missing.png"}, ctx)
+def test_needs_a_display_and_the_image(ctx: StepContext) -> None:
     (ctx.workspace / "a.png").write_bytes(b"")
     with pytest.raises(StepFailed, match="apps.gimp needs a display"):
         run_reset("apps.gimp", {"path": "a.png"}, ctx)
+    ctx.display = ":4321"  # refused before anything is started on it
+    with pytest.raises(StepFailed, match=r"apps.gimp: .*missing.png does not exist"):
+        run_reset("apps.gimp", {"path": "missing.png"}, ctx)
