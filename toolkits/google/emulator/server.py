@@ -41,6 +41,7 @@ _DIGITS = re.compile(r"[0-9]{1,19}")
 _CHUNK_SIZE = re.compile(rb"[0-9A-Fa-f]{1,16}")
 _LINE_LIMIT = 65536
 _BLOCK = 1024 * 1024
+_RESUMABLE_HINT = "; send a large file as a resumable upload (MediaFileUpload(path, resumable=True))"
 
 
 class _Refused(Exception):
@@ -130,9 +131,11 @@ class _Handler(BaseHTTPRequestHandler):
         if lengths:
             if len(set(lengths)) > 1 or not _DIGITS.fullmatch(lengths[0].strip()):
                 raise _Refused(400, f"Content-Length {', '.join(lengths)!r} is not one number of bytes", "badRequest")
+            if int(lengths[0]) > limit and room is not None:  # a resumable chunk: only the quota bounds it
+                raise _Refused(403, "The user's Drive storage quota has been exceeded.", "storageQuotaExceeded")
             if int(lengths[0]) > limit:
                 raise _Refused(413, f"the request body ({int(lengths[0])} bytes) is larger than the "
-                               f"{limit} bytes this request may send", "uploadTooLarge")
+                               f"{limit} bytes this request may send{_RESUMABLE_HINT}", "uploadTooLarge")
         return limit, room is not None
 
     def _read_body(self) -> tuple[bytes, Path | None]:
@@ -181,8 +184,8 @@ class _Handler(BaseHTTPRequestHandler):
                 raise _Refused(400, "too many trailer lines after a chunked body", "badRequest")
             total += size
             if total > limit:
-                raise _Refused(413, f"the chunked request body passes the {limit} bytes this request may send",
-                               "uploadTooLarge")
+                raise _Refused(413, f"the chunked request body passes the {limit} bytes this request may send"
+                               f"{_RESUMABLE_HINT}", "uploadTooLarge")
             while size:
                 block = self._read_exactly(min(size, _BLOCK))
                 size -= len(block)
