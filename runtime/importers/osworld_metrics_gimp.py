@@ -10,6 +10,7 @@ resize checks with their transparency rules have no faithful judge and are repor
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import Any
@@ -82,6 +83,16 @@ def _config_status(env: MetricEnv, part: Part) -> None:
     env.judge("gimp.config", file=name, key=key, value=value)
 
 
+def _file_size(env: MetricEnv, part: Part) -> None:
+    """``size < max_size`` (bytes): files.stat's ``max_size`` is inclusive, so one byte less."""
+    needs_judge(part["func"], "files.stat")
+    limit = rules_of(part).get("max_size")
+    if isinstance(limit, bool) or not isinstance(limit, int | float):
+        raise Untranslatable(f"func check_image_file_size: max_size {limit!r} is not a number")
+    path = env.agent_path(listed_files(part, "result", "vm_file")[0][0])
+    env.judge("files.stat", path=path, max_size=math.ceil(limit) - 1)
+
+
 GIMP: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_structure_sim": _structure(),
     "check_file_exists_and_structure_sim": _structure(),
@@ -91,6 +102,7 @@ GIMP: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_contrast_increase_and_structure_sim": _adjusted("more_contrast"),
     "check_palette_and_structure_sim": _palette,
     "check_config_status": _config_status,
+    "check_image_file_size": _file_size,
 }
 """OSWorld GIMP metric func -> translation; conformance tests in
 tests/runtime/importers/osworld_conformance/test_conformance_gimp.py."""

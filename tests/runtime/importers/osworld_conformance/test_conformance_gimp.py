@@ -105,3 +105,22 @@ def test_check_config_status(desktop_env: Any, deskact: Any, file: str, text: st
     ours = deskact.passes(evaluator)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+@pytest.mark.parametrize(("size", "max_size", "verdict"), [
+    (599_999, 600_000, True),
+    (600_000, 600_000, False),  # under the limit, not at it
+    (700_000, 600_000, False),
+    (10, 10.5, True),
+])
+def test_check_image_file_size(desktop_env: Any, deskact: Any, size: int, max_size: float, verdict: bool) -> None:
+    path: Path = deskact.home_file("/home/user/Desktop/compressed.jpeg")
+    path.write_bytes(b"\xff" * size)
+    rule = {"max_size": max_size}
+    evaluator = {"func": "check_image_file_size", "result": {"type": "vm_file", "path": "/home/user/Desktop/compressed.jpeg",
+                                                             "dest": "compressed.jpeg"},
+                 "expected": {"type": "rule", "rules": rule}}
+    theirs = desktop_env.passes("gimp", "check_image_file_size", str(path), rule)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
+    assert ours is verdict, deskact.feedback
