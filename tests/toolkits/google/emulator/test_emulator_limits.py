@@ -194,3 +194,11 @@ def test_the_worker_service_takes_its_limits_from_the_config(tmp_path: Path) -> 
         status, _ = raw_exchange(handle.host["url"], f"POST {CREATE} HTTP/1.1\nHost: x\nContent-Length: 5000\n")
         assert status == 413
     assert not (tmp_path / "w0" / "google-files").exists()  # gone with the worker's emulator
+
+
+def test_a_resumable_chunk_past_the_quota_is_refused_before_it_is_read(small: RunningServer) -> None:
+    status, location = _start_resumable(small)
+    assert status == 200
+    # Only the head is sent: the answer comes without the 2 MiB body.
+    status, body = raw_exchange(small.url or "", f"PUT {location} HTTP/1.1\nHost: x\nContent-Length: {2048 * KIB}\n")
+    assert status == 403 and body["error"]["errors"][0]["reason"] == "storageQuotaExceeded"
