@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ...toolkits.builtin import DESKTOP_TOOLKIT
+from . import osworld_chrome
 from . import osworld_getters as getters
 from .common import (
     ImportOptions,
@@ -230,6 +231,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions, downloads: Downl
     for item in ev.get("postconfig") or []:
         t.attempt(t.setup.item, item, t.before, "postconfig")
     t.attempt(_evaluator, t, ev)
+    t.attempt(osworld_chrome.check_offline, t.reset, t.judge)
     if t.reasons:
         downloads.discard(task_id)
         raise Untranslatable(t.reasons)

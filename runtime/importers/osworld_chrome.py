@@ -103,6 +103,23 @@ def _browse_history(setup: Setup, p: dict[str, Any], into: list[dict[str, Any]],
     into.append(step("reset", "browser.profile", history=visits))
 
 
+CONTENT_FREE_JUDGES = frozenset({
+    "browser.url", "browser.setting", "browser.bookmark", "browser.bookmark_bar", "browser.history",
+    "browser.history_clear", "browser.font_size", "answer.infeasible"})
+"""Judges whose verdict reads no web page's content: addresses and the profile's files."""
+
+
+def check_offline(reset: list[dict[str, Any]], judge: list[dict[str, Any]]) -> None:
+    """A task whose tabs open public pages converts only when its judges read none of their content
+    (offline those tabs show an error page: a download or a copy of the page would judge nothing real)."""
+    public = [u for s in reset for u in (s.get("browser.open") or {}).get("urls", [])
+              if not str(u).startswith(("chrome://", "about:", "file://"))]
+    reading = sorted({name for s in judge for name in s} - CONTENT_FREE_JUDGES)
+    if public and reading:
+        raise Untranslatable(f"live web pages: the tabs open {', '.join(public)[:120]}, which this machine cannot"
+                             f" reach, and the judges ({', '.join(reading)}) check what the agent makes of them")
+
+
 SETUP_TYPES: dict[str, Callable[[Setup, dict[str, Any], list[dict[str, Any]], str], None]] = {
     "chrome_open_tabs": _open_tabs, "update_browse_history": _browse_history,
 }

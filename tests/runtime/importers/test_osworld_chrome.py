@@ -79,3 +79,15 @@ def test_preference_getters_and_what_stays_reported(tmp_path: Path) -> None:
     assert any("--incognito" in r for r in reasons["flags"])
     assert any("chrome_close_tabs" in r for r in reasons["closed"])
     assert any("live web page" in r for r in reasons["live"])
+
+
+def test_public_tabs_with_a_judge_of_what_was_made_of_them_are_reported(tmp_path: Path) -> None:
+    tabs = {"type": "chrome_open_tabs", "parameters": {"urls_to_open": ["https://blog.test/post"]}}
+    saved = {"func": "exact_match", "result": {"type": "vm_command_line", "command": "ls ~/Desktop", "shell": True},
+             "expected": {"type": "rule", "rules": {"expected": "post.pdf\n"}}}
+    local = {"type": "chrome_open_tabs", "parameters": {"urls_to_open": ["chrome://settings/"]}}
+    converted, reasons = _import(tmp_path, pdf={"config": [*LAUNCH, tabs], "evaluator": saved},
+                                 settings={"config": [*LAUNCH, local], "evaluator": saved})
+    assert set(converted) == {"settings"}
+    assert any(r.startswith("live web pages: the tabs open https://blog.test/post") and "shell.output" in r
+               for r in reasons["pdf"])
