@@ -171,3 +171,117 @@ def different_references(actual: Any, gold: Any, indicator: str = "References") 
         if a != g:
             return f"reference {n} is {clip(a, 80)} (gold: {clip(g, 80)})"
     return None
+
+
+# --- AgentStudio's own Writer checks (agent_studio/envs/desktop_env/evaluators/office/docs_evaluator.py) ---
+
+def different_equations(actual: Any, gold: Any) -> str | None:
+    """AgentStudio's ``compare_insert_equation``: both documents have paragraphs holding an equation
+    (``<m:oMath`` in the paragraph's XML), as many in each; what the equations say is not compared."""
+    def count(doc: Any) -> int:
+        return sum(1 for para in doc.paragraphs if "<m:oMath" in para._element.xml)
+
+    n_a, n_g = count(actual), count(gold)
+    if not n_a or not n_g:
+        return "it has no equation" if not n_a else "the gold document has no equation"
+    if n_a != n_g:
+        return f"it has {n_a} paragraphs with an equation; the gold document {n_g}"
+    return None
+
+
+def tab_words_difference(actual: Any, gold: Any, words_before_tab: int | None, tab_index: int = 0) -> str | None:
+    """AgentStudio's ``check_tabstops``: as many non-empty paragraphs as the gold document; with
+    ``words_before_tab``, each paragraph's ``tab_index``-th tab-separated part has that many words;
+    the page has its width and margins set. Its tab-stop score fails only when it is exactly 0 (it
+    returns early, passing, when two paired paragraphs have different tab stop counts or alignments),
+    and so does this."""
+    import re
+
+    from docx.enum.text import WD_TAB_ALIGNMENT
+
+    paras_a = [p for p in actual.paragraphs if p.text.strip()]
+    paras_g = [p for p in gold.paragraphs if p.text.strip()]
+    if len(paras_a) != len(paras_g):
+        return f"it has {len(paras_a)} non-empty paragraphs; the gold document has {len(paras_g)}"
+    if words_before_tab is not None:
+        for para in paras_a:
+            parts = para.text.split("\t")
+            if tab_index >= len(parts):  # AgentStudio's check raises IndexError here
+                return f"the paragraph {clip(para.text, 50)} has no part {tab_index} between tabs"
+            words = [w for w in re.split(r"\s", parts[tab_index]) if w.strip()]
+            if len(words) != words_before_tab:
+                return f"the paragraph {clip(para.text, 50)} has {len(words)} words before its tab, not {words_before_tab}"
+    section = actual.sections[0]
+    if section.page_width is None or section.left_margin is None or section.right_margin is None:
+        return "its page width or margins are not set"
+    if not paras_g:
+        return "it has no paragraph with text (AgentStudio's check divides by their number)"
+    width = section.page_width - section.left_margin - section.right_margin
+
+    def kept(para: Any) -> list[Any]:
+        return [t for t in para.paragraph_format.tab_stops if not (
+            t.alignment == WD_TAB_ALIGNMENT.CLEAR or (t.alignment == WD_TAB_ALIGNMENT.LEFT and t.position == 0))]
+
+    minus = 0.0
+    for para_g, para_a in zip(paras_g, paras_a):
+        tabs_g, tabs_a = kept(para_g), kept(para_a)
+        if len(tabs_g) != len(tabs_a) or any(g.alignment != a.alignment for g, a in zip(tabs_g, tabs_a)):
+            return None
+        minus += sum(abs(g.position - a.position) for g, a in zip(tabs_g, tabs_a)) / width
+    if 1 - minus / len(paras_g) == 0:
+        return "its tab stops are as far from the gold document's as AgentStudio's score allows (score 0)"
+    return None
+
+
+def indel_ratio(a: str, b: str) -> float:
+    """rapidfuzz's ``fuzz.ratio`` / 100: 1 - the insertions and deletions turning ``a`` into ``b``
+    over both lengths (2 x their longest common subsequence / both lengths); two empty texts are 1."""
+    if not a and not b:
+        return 1.0
+    prev = [0] * (len(b) + 1)
+    for ch in a:
+        cur = [0]
+        for j, other in enumerate(b):
+            cur.append(prev[j] + 1 if ch == other else max(prev[j + 1], cur[j]))
+        prev = cur
+    return 2 * prev[-1] / (len(a) + len(b))
+
+
+def references_not_similar(actual: Any, gold: Any, indicator: str, min_similarity: float) -> str | None:
+    """AgentStudio's ``compare_references``: both documents have a paragraph that is exactly
+    ``indicator``; the non-blank paragraphs after the first such one are as many as the gold's, and
+    their mean ``indel_ratio`` with the gold's, one by one, is at least ``min_similarity``."""
+    paras_a, paras_g = [p.text for p in actual.paragraphs], [p.text for p in gold.paragraphs]
+    if indicator not in paras_a or indicator not in paras_g:
+        return f"{'it' if indicator not in paras_a else 'the gold document'} has no {indicator!r} paragraph"
+    refs_a = [p for p in paras_a[paras_a.index(indicator) + 1:] if p.strip()]
+    refs_g = [p for p in paras_g[paras_g.index(indicator) + 1:] if p.strip()]
+    if len(refs_a) != len(refs_g):
+        return f"it lists {len(refs_a)} references; the gold document {len(refs_g)}"
+    if not refs_g:  # AgentStudio divides by their number
+        return "neither document lists a reference"
+    mean = sum(indel_ratio(a, g) for a, g in zip(refs_a, refs_g)) / len(refs_g)
+    if mean < min_similarity:
+        return f"its references are {mean:.3f} similar to the gold document's, below {min_similarity:g}"
+    return None
+
+
+def table_word_not_coloured(doc: Any) -> str | None:
+    """AgentStudio's ``evaluate_colored_words_in_tables``: every run with text in the tables has its own
+    RGB colour, whose strongest channel (the first of equals) is red where the run's first letter is a
+    vowel (aeiou, any case) and blue otherwise."""
+    for table in doc.tables:
+        for row in table.rows:
+            for cell in row.cells:
+                for para in cell.paragraphs:
+                    for run in para.runs:
+                        if not run.text:
+                            continue
+                        rgb = run.font.color.rgb
+                        want = 0 if run.text[0].lower() in "aeiou" else 2
+                        if rgb is None:
+                            return f"the table word {clip(run.text, 30)} has no colour of its own"
+                        channels = list(rgb)
+                        if channels.index(max(channels)) != want:
+                            return f"the table word {clip(run.text, 30)} is #{rgb}, not {('red', '', 'blue')[want]}"
+    return None

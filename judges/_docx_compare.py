@@ -15,7 +15,10 @@ from typing import Any, Literal
 from ..runtime.tasks.helpers import clip
 
 Aspect = Literal["text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures",
-                 "references"]
+                 "references", "equations", "tab_words", "similar_references"]
+ASPECTS: tuple[Aspect, ...] = ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops",
+                               "pictures", "references", "equations", "tab_words", "similar_references")
+"""The order the aspects are checked in: OSWorld's (text first), then AgentStudio's own checks."""
 
 
 def _squeezed(paragraphs: list[str]) -> str:
@@ -95,15 +98,19 @@ def _spacing(value: Any) -> str:
 
 
 def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_before_tab: int | None = None,
-                        tab_index: int = 0, reference_indicator: str = "References", **text_options: bool) -> str | None:
+                        tab_index: int = 0, reference_indicator: str = "References", min_similarity: float = 0.5,
+                        **text_options: bool) -> str | None:
     """The first difference over ``compare``'s aspects, in OSWorld's order (text first)."""
     from ._docx_checks import (
+        different_equations,
         different_images,
         different_line_sets,
         different_pictures,
         different_references,
         different_tab_stops,
         no_shared_subscript,
+        references_not_similar,
+        tab_words_difference,
     )
 
     checks = {"text": lambda: text_difference(actual, gold, **text_options),
@@ -114,9 +121,11 @@ def document_difference(actual: Any, gold: Any, compare: list[Aspect], words_bef
               "images": lambda: different_images(actual, gold),
               "tab_stops": lambda: different_tab_stops(actual, gold, words_before_tab, tab_index),
               "pictures": lambda: different_pictures(actual, gold),
-              "references": lambda: different_references(actual, gold, reference_indicator)}
-    for aspect in ("text", "tables", "line_spacing", "line_set", "subscript", "images", "tab_stops", "pictures",
-                   "references"):
+              "references": lambda: different_references(actual, gold, reference_indicator),
+              "equations": lambda: different_equations(actual, gold),
+              "tab_words": lambda: tab_words_difference(actual, gold, words_before_tab, tab_index),
+              "similar_references": lambda: references_not_similar(actual, gold, reference_indicator, min_similarity)}
+    for aspect in ASPECTS:
         if aspect in compare and (found := checks[aspect]()) is not None:
             return found
     return None

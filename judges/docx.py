@@ -232,7 +232,7 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
                  ignore_blanks: bool = True, ignore_case: bool = False, ignore_order: bool = False,
                  delete_empty_lines: bool = False, drop_empty_paragraphs: bool = False,
                  words_before_tab: int | None = None, tab_index: int = 0,
-                 reference_indicator: str = "References") -> Verdict:
+                 reference_indicator: str = "References", min_similarity: float = 0.5) -> Verdict:
     """``path`` matches the gold document ``reference`` (in the suite's gold/ folder) in the
     ``compare`` aspects, as OSWorld's docs metrics decide: ``text``, the body's paragraphs
     (``ignore_blanks``: only the words and their order count, whitespace squeezed; otherwise
@@ -244,7 +244,12 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
     paragraphs with the same tab stops (and, with ``words_before_tab``, that many words in each
     paragraph's ``tab_index``-th tab-separated part); ``pictures``, the same images (decoded
     pixels) in the same order; ``references``, the same non-blank paragraphs after the first one
-    reading ``reference_indicator``. Feedback names the first difference."""
+    reading ``reference_indicator``. AgentStudio's own checks: ``equations``, both documents have
+    paragraphs holding an equation, as many in each; ``tab_words``, its ``check_tabstops`` (the
+    non-empty paragraph count and ``words_before_tab``; the tab stops fail only at a score of exactly
+    0); ``similar_references``, both have the ``reference_indicator`` paragraph and as many references
+    after it, their mean similarity (rapidfuzz's ratio) at least ``min_similarity``. Feedback names
+    the first difference."""
     import docx
 
     try:
@@ -253,6 +258,7 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
         return Verdict.fail(str(exc))
     gold = docx.Document(str(gold_file(ctx, reference)))
     found = document_difference(doc, gold, list(compare), words_before_tab, tab_index, reference_indicator,
+                                min_similarity,
                                 ignore_blanks=ignore_blanks,
                                 ignore_case=ignore_case, ignore_order=ignore_order, delete_empty_lines=delete_empty_lines,
                                 drop_empty_paragraphs=drop_empty_paragraphs)
@@ -265,13 +271,15 @@ def docx_compare(ctx: StepContext, path: str, reference: str,
 def docx_format(ctx: StepContext, path: str, first_line_centered: bool = False, font: str | None = None,
                 italic_size: float | None = None, last_paragraph_struck: bool = False,
                 footer_page_numbers: bool = False, page_breaks: int | None = None,
-                any_page_break: bool = False) -> Verdict:
+                any_page_break: bool = False, table_words_by_vowel: bool = False) -> Verdict:
     """Formatting checks of OSWorld's Writer metrics, on the document's own settings (not what its
     styles give): ``first_line_centered`` (the first paragraph, even empty), ``font`` (every run of
     the body names it), ``italic_size`` (every italic run has that size in pt),
     ``last_paragraph_struck`` (every run of the last paragraph), ``footer_page_numbers`` (each
     section's footer starts with a paragraph holding a digit), ``page_breaks`` (exactly that many
-    page breaks in the body's runs) and ``any_page_break`` (at least one)."""
+    page breaks in the body's runs), ``any_page_break`` (at least one) and ``table_words_by_vowel``
+    (AgentStudio's ``evaluate_colored_words_in_tables``: every run with text in the tables has its
+    own colour, red-dominant where it starts with a vowel, blue-dominant otherwise)."""
     from . import _docx_checks as checks
 
     try:
@@ -284,6 +292,7 @@ def docx_format(ctx: StepContext, path: str, first_line_centered: bool = False, 
         (italic_size is not None, lambda: checks.italic_runs_not_sized(doc, italic_size or 0)),
         (last_paragraph_struck, lambda: checks.last_paragraph_not_struck(doc)),
         (footer_page_numbers, lambda: checks.footer_without_number(doc)),
+        (table_words_by_vowel, lambda: checks.table_word_not_coloured(doc)),
     ) if wanted and (found := check()) is not None]
     if page_breaks is not None or any_page_break:
         count = checks.page_breaks(doc)

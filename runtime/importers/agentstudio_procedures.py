@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from .agentstudio_docs import colored_words, insert_equation, references, tabstops
 from .agentstudio_google import (
     create_event,
     doc_check,
@@ -352,10 +353,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     **{("docs", f): Procedure(frozenset({"docx_file1", "docx_file2"}),
                               _office("docs", f, ("docx_file1", "docx_file2"), _no_options))
        for f in ("compare_docx_tables", "compare_line_spacing", "compare_subscript_contains", "compare_contains_image")},
-    ("docs", "check_tabstops"): _reported(
-        {"docx_ref", "docx_file", "kwargs"}, "AgentStudio's copy passes whatever the tab stops once the paragraph"
-        " counts agree (its handler returns 0.0 instead of raising, and a score fails only at exactly 0);"
-        " no deskact judge decides so"),
+    ("docs", "check_tabstops"): Procedure(frozenset({"docx_ref", "docx_file", "kwargs"}), tabstops),
     ("docs", "compare_docx_lines"): Procedure(frozenset({"file1", "file2"}),
                                               _office("docs", "compare_docx_lines", ("file1", "file2"), _no_options)),
     ("docs", "evaluate_strike_through_last_paragraph"): Procedure(
@@ -365,10 +363,12 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
        for f in ("is_first_line_centered", "has_page_numbers_in_footers")},
     ("docs", "compare_font_names"): Procedure(frozenset({"docx_file", "rules", "rules.font_name"}),
                                               _office("docs", "compare_font_names", ("docx_file",), _no_options, "rules")),
-    **{("docs", f): _docs_reported({"docx_file", "docx_file1", "docx_file2", "docx_ref", "file1", "file2", "options",
-                                    "rules", "kwargs"})
-       for f in ("check_highlighted_words", "compare_docx_images", "compare_insert_equation", "compare_references",
-                 "evaluate_colored_words_in_tables")},
+    ("docs", "compare_docx_images"): Procedure(frozenset({"docx_file1", "docx_file2"}), _office(
+        "docs", "compare_docx_images", ("docx_file1", "docx_file2"), _no_options)),
+    ("docs", "compare_insert_equation"): Procedure(frozenset({"docx_file1", "docx_file2"}), insert_equation),
+    ("docs", "evaluate_colored_words_in_tables"): Procedure(frozenset({"docx_ref", "docx_file"}), colored_words),
+    ("docs", "compare_references"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}), references),
+    ("docs", "check_highlighted_words"): _docs_reported({"docx_ref", "docx_file"}),
     **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
        for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
     **{("gimp", f): Procedure(frozenset({"src_path", "tgt_path", "threshold"}), convert)
