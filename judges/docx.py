@@ -12,6 +12,7 @@ from typing import Any, Literal
 from ..runtime.tasks.helpers import Regex, check_text, clip, gold_file, normalize
 from ..runtime.tasks.step_paths import StepPath
 from ..runtime.tasks.steps import StepContext, Verdict, judge
+from . import odt as _odt  # noqa: F401 - registers odt.* (Writer's own format) with the docx judges
 from ._docx_compare import Aspect, document_difference
 from ._run_style import PROPS, Props, covering_runs, verdict
 

@@ -3,7 +3,7 @@
 These are the checks AgentStudio wrote itself rather than copied from OSWorld: an equation inserted,
 words coloured in tables, its ``check_tabstops`` and its fuzzy ``compare_references``. Each
 compares the agent's document with one of AgentStudio's data files (copied into gold/); both must be
-``.docx``, as the source requires (any other pair fails there).
+``.docx`` (``.odt`` for the highlight check, which reads them with odfpy), as the source requires.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 Steps = list[dict[str, Any]]
 
 
-def _pair(func: str, first: str, second: str, acc: Acc) -> tuple[str, str]:
+def _pair(func: str, first: str, second: str, acc: Acc, suffix: str = ".docx") -> tuple[str, str]:
     """(the agent's document, the gold one in gold/) of two paths, one an AgentStudio data file."""
     from .agentstudio import text
     from .agentstudio_procedures import _is_data
@@ -26,8 +26,8 @@ def _pair(func: str, first: str, second: str, acc: Acc) -> tuple[str, str]:
     if _is_data(first) == _is_data(second):
         raise Untranslatable(f"docs.{func}: compares {first} with {second}; one must be an AgentStudio data file")
     result, expected = (second, first) if _is_data(first) else (first, second)
-    if not (result.endswith(".docx") and expected.endswith(".docx")):
-        raise Untranslatable(f"docs.{func}: only .docx pairs are read (AgentStudio fails any other)")
+    if not (result.endswith(suffix) and expected.endswith(suffix)):
+        raise Untranslatable(f"docs.{func}: only {suffix} pairs are read (AgentStudio fails any other)")
     return text(result), acc.data_file(expected, "gold")
 
 
@@ -68,3 +68,9 @@ def references(p: dict[str, Any], acc: Acc) -> Steps:
     return [step("judge", "docx.compare", path=path, reference=gold, compare=["similar_references"],
                  reference_indicator=escape(str(opts.get("reference_indicator", "References"))),
                  min_similarity=float(opts.get("reference_base_result", 0.5)))]
+
+
+def highlighted_words(p: dict[str, Any], acc: Acc) -> Steps:
+    """The same text (compare_docx_files on two .odt files), then no highlighted span."""
+    path, gold = _pair("check_highlighted_words", str(p["docx_file"]), str(p["docx_ref"]), acc, ".odt")
+    return [step("judge", "odt.same_text", path=path, reference=gold), step("judge", "odt.no_highlight", path=path)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from .agentstudio_docs import colored_words, insert_equation, references, tabstops
+from .agentstudio_docs import colored_words, highlighted_words, insert_equation, references, tabstops
 from .agentstudio_google import (
     create_event,
     doc_check,
@@ -287,10 +287,6 @@ def _reported(params: set[str], why: str) -> Procedure:
     return Procedure(frozenset(params), None, why)
 
 
-def _docs_reported(params: set[str]) -> Procedure:
-    return _reported(params, "AgentStudio's Writer check has no deskact judge checked against it")
-
-
 PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("filesystem", "exists"): Procedure(frozenset({"file_to_check"}), _fs_exists),
     ("filesystem", "type_check"): Procedure(frozenset({"file_to_check"}), _fs_type),
@@ -368,7 +364,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("docs", "compare_insert_equation"): Procedure(frozenset({"docx_file1", "docx_file2"}), insert_equation),
     ("docs", "evaluate_colored_words_in_tables"): Procedure(frozenset({"docx_ref", "docx_file"}), colored_words),
     ("docs", "compare_references"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}), references),
-    ("docs", "check_highlighted_words"): _docs_reported({"docx_ref", "docx_file"}),
+    ("docs", "check_highlighted_words"): Procedure(frozenset({"docx_ref", "docx_file"}), highlighted_words),
     **{("vscode", f): _reported({"extension_id", "extension_list", "exists", "published_before", "version"}, _VSCODE)
        for f in ("install_extension", "uninstall_all_extensions", "extension_installed", "is_extension_disabled")},
     **{("gimp", f): Procedure(frozenset({"src_path", "tgt_path", "threshold"}), convert)

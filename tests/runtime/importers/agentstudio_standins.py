@@ -93,11 +93,20 @@ def _image(path: Path) -> None:
 
 
 def _odt(path: Path) -> None:
+    # one paragraph; an input (not a gold file) has its words highlighted, as the task that reads
+    # .odt files (remove the highlight) starts
+    background = "" if "gold" in path.name.lower() else ' fo:background-color="#ffff00"'
     with zipfile.ZipFile(path, "w") as z:
         z.writestr(zipfile.ZipInfo("mimetype"), "application/vnd.oasis.opendocument.text")
         z.writestr("content.xml", '<?xml version="1.0"?><office:document-content xmlns:office='
-                   '"urn:oasis:names:tc:opendocument:xmlns:office:1.0"><office:body><office:text/>'
-                   "</office:body></office:document-content>")
+                   '"urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text='
+                   '"urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style='
+                   '"urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo='
+                   '"urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"><office:automatic-styles>'
+                   f'<style:style style:name="T1" style:family="text"><style:text-properties{background}/>'
+                   "</style:style></office:automatic-styles><office:body><office:text><text:p>Stand-in for"
+                   ' <text:span text:style-name="T1">AgentStudio\'s</text:span> document (not public).</text:p>'
+                   "</office:text></office:body></office:document-content>")
 
 
 def _zip(path: Path) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import io
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -183,3 +184,60 @@ def test_only_docx_pairs_translate(tmp_path: Path) -> None:
                                                   "docx_file2": "${AS_ROOT}/docs/mine.odt"}}]}
     with pytest.raises(Untranslatable, match="only .docx"):
         convert(raw, "docs/0000.json", ImportOptions(out=tmp_path, files_root=tmp_path))
+
+
+_ODT_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text='
+           '"urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0"'
+           ' xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0"')
+
+
+def _odt(path: Path, body: str, background: str | None = None, styles_xml: str = "") -> None:
+    colour = f' fo:background-color="{background}"' if background else ""
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("mimetype", "application/vnd.oasis.opendocument.text")
+        if styles_xml:
+            z.writestr("styles.xml", f'<office:document-styles {_ODT_NS}>{styles_xml}</office:document-styles>')
+        z.writestr("content.xml", f'<office:document-content {_ODT_NS}><office:automatic-styles><style:style'
+                   f' style:name="T1" style:family="text"><style:text-properties{colour}/></style:style>'
+                   f"</office:automatic-styles><office:body><office:text>{body}</office:text></office:body>"
+                   "</office:document-content>")
+
+
+SPAN = '<text:p>Call the <text:span text:style-name="T1">participant</text:span> today.</text:p>'
+HIGHLIGHT = {"docx_ref": "${AS_ROOT}/data/0000/gold.odt", "docx_file": "${AS_ROOT}/docs/mine.odt"}
+_STYLED_SPAN = ('<office:automatic-styles><style:style style:name="T9" style:family="text"><style:text-properties'
+                ' fo:background-color="#ffff00"/></style:style></office:automatic-styles>')
+
+
+@pytest.mark.parametrize(("gold_body", "mine_body", "background", "styles_xml", "passes"), [
+    (SPAN, SPAN, None, "", True),
+    (SPAN, SPAN, "transparent", "", True),
+    (SPAN, SPAN, "#ffff00", "", False),
+    (SPAN, "<text:p>Call the participant today.</text:p>", "#ffff00", "", True),  # no span left: nothing read
+    (SPAN, "<text:p>Call the participant   today.</text:p>", None, "", True),  # whitespace squeezed
+    (SPAN, "<text:p>Call the participant tomorrow.</text:p>", None, "", False),
+    (SPAN, '<text:p>Call the<text:s/>participant today.</text:p>', None, "", False),  # text:s is not read
+    (SPAN, f"<text:h>Script</text:h>{SPAN}", None, "", True),  # headings are not paragraphs
+    # a span styled by styles.xml's automatic styles (odfpy merges both parts' into one)
+    (SPAN, f'{SPAN}<text:p><text:span text:style-name="T9"></text:span></text:p>', None, _STYLED_SPAN, False),
+])
+def test_agentstudio_highlight_check(ctx: StepContext, tmp_path: Path, gold_body: str, mine_body: str,
+                                     background: str | None, styles_xml: str, passes: bool) -> None:
+    root = tmp_path / "as_root"
+    (root / "data" / "0000").mkdir(parents=True)
+    _odt(root / "data" / "0000" / "gold.odt", gold_body)
+    raw = {"task_id": "0000", "instruction": "Remove the highlight.",
+           "eval_procedure": [{"evaluator": "docs", "function": "check_highlighted_words", "params": HIGHLIGHT}]}
+    task, _ = convert(raw, "docs/0000.json", ImportOptions(out=tmp_path / "suite", files_root=root))
+    assert ctx.gold is not None
+    (ctx.gold / "data" / "0000").mkdir(parents=True)
+    (ctx.gold / "data" / "0000" / "gold.odt").write_bytes((root / "data" / "0000" / "gold.odt").read_bytes())
+    (ctx.workspace / "docs").mkdir()
+    _odt(ctx.workspace / "docs" / "mine.odt", mine_body, background, styles_xml)
+    verdicts = []
+    for item in task["judge"]:
+        ((name, p),) = item.items()
+        p = {k: v.replace("${WORKSPACE}", str(ctx.workspace)) for k, v in p.items()}
+        verdicts.append(run_judge(name, p, ctx))
+    assert not any(v.error for v in verdicts), [v.feedback for v in verdicts]
+    assert all(v.passed for v in verdicts) is passes
