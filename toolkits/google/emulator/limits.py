@@ -17,3 +17,6 @@ class EmulatorLimits:
     storageQuotaExceeded), as Google's free tier: also the most that open upload sessions hold."""
     upload_session_ttl_s: float = 3600.0
     """An unfinished resumable upload untouched this long is dropped with its data."""
+    body_idle_s: float = 60.0
+    """A request body that stops arriving this long is answered 408 and its connection closed
+    (a client holding a connection with a half-sent body would keep a thread for ever)."""

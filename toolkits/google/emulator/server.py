@@ -139,6 +139,16 @@ class _Handler(BaseHTTPRequestHandler):
         return limit, room is not None
 
     def _read_body(self) -> tuple[bytes, Path | None]:
+        self.connection.settimeout(self.emulator.limits.body_idle_s)
+        try:
+            return self._read_body_in_time()
+        except TimeoutError:
+            raise _Refused(408, f"the request body stopped arriving for {self.emulator.limits.body_idle_s:g} s",
+                           "requestTimeout") from None
+        finally:
+            self.connection.settimeout(None)  # an idle keep-alive connection may wait for its next request
+
+    def _read_body_in_time(self) -> tuple[bytes, Path | None]:
         limit, to_disk = self._body_limit()
         chunked = "chunked" in (self.headers.get("Transfer-Encoding") or "").lower()
         length = 0 if chunked else int((self.headers.get("Content-Length") or "0").strip())
@@ -157,7 +167,7 @@ class _Handler(BaseHTTPRequestHandler):
                         block = self._read_exactly(min(length, _BLOCK))
                         out.write(block)
                         length -= len(block)
-            except _Refused:
+            except (_Refused, TimeoutError):
                 target.unlink(missing_ok=True)
                 raise
         return b"", target

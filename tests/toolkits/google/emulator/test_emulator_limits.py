@@ -202,3 +202,17 @@ def test_a_resumable_chunk_past_the_quota_is_refused_before_it_is_read(small: Ru
     # Only the head is sent: the answer comes without the 2 MiB body.
     status, body = raw_exchange(small.url or "", f"PUT {location} HTTP/1.1\nHost: x\nContent-Length: {2048 * KIB}\n")
     assert status == 403 and body["error"]["errors"][0]["reason"] == "storageQuotaExceeded"
+
+
+def test_a_body_that_stops_arriving_is_a_408(tmp_path: Path) -> None:
+    server = start_server(Emulator(limits=EmulatorLimits(body_idle_s=0.5), files_dir=tmp_path / "f"), port=0)
+    try:
+        # Three of ten bytes, then silence: the server answers instead of waiting for ever.
+        status, body = raw_exchange(server.url or "", "POST /calendar/v3/calendars HTTP/1.1\nHost: x\n"
+                                                      "Content-Type: application/json\nContent-Length: 10\n", b'{"s')
+        assert status == 408 and "stopped arriving" in body["error"]["message"]
+        status, _ = raw_exchange(server.url or "", "GET /calendar/v3/users/me/calendarList HTTP/1.1\nHost: x\n")
+        assert status == 200
+    finally:
+        server.close()
+        server.emulator.close()
