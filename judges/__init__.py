@@ -22,6 +22,7 @@ from . import (  # noqa: F401  (registration)
     site,
     terminal,
     users,
+    vlc,
     windows,
     xlsx,
 )

@@ -1,0 +1,162 @@
+"""apps.vlc and vlc.media: VLC on the task's display, in its world, from a settled profile, and a
+tiny generated clip for it to play.
+
+A fresh VLC asks about network access and metadata in a "privacy" dialog at its first start; a
+person dismissed it long ago. So the agent's ``~/.config/vlc/vlcrc`` is seeded with a full
+preferences file (every setting at its default, written as a comment, as VLC writes it), made
+once per process by VLC itself (``--reset-config``, as an unprivileged user: VLC refuses root)
+with ``qt-privacy-ask=0``. OSWorld's VLC metrics read that file.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+from ...runtime.tasks.step_paths import StepPath
+from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
+from ...runtime.world.base import agent_account_id
+from .launcher import launch
+
+VLCRC = ".config/vlc/vlcrc"
+"""VLC's preferences under $HOME: where OSWorld's ``vlc_config`` getter reads them."""
+
+SETTLED = {"qt-privacy-ask": "0", "qt-updates-notif": "0", "metadata-network-access": "0"}
+"""What a settled profile sets: no privacy dialog, no update check, no metadata from the web."""
+
+WINDOW = "VLC media player"
+"""The end of every VLC main window's title."""
+
+NOBODY = 65534
+
+
+@lru_cache(maxsize=1)
+def vlcrc_template() -> str:
+    """A complete vlcrc written by VLC (every setting a ``#key=default`` comment) with ``SETTLED``
+    set; only ``SETTLED``'s lines when VLC cannot write one here."""
+    text = ""
+    vlc = shutil.which("vlc")
+    home = Path(tempfile.mkdtemp(prefix="deskact-vlc-template-"))
+    try:
+        if vlc is not None and shutil.which("setpriv") is not None and os.geteuid() == 0:
+            os.chown(home, NOBODY, NOBODY)
+            subprocess.run(["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+                            vlc, "-I", "dummy", "--reset-config", "vlc://quit"],
+                           env={"HOME": str(home), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=False)
+        elif vlc is not None:
+            subprocess.run([vlc, "-I", "dummy", "--reset-config", "vlc://quit"],
+                           env={"HOME": str(home), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=30, check=False)
+        written = home / VLCRC
+        text = written.read_text(errors="replace") if written.is_file() else ""
+    except (OSError, subprocess.TimeoutExpired):
+        text = ""
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return settle(text)
+
+
+def settle(text: str) -> str:
+    """``text`` with each ``SETTLED`` key's line (commented default or not) replaced by its value;
+    keys without a line are appended."""
+    lines = text.split("\n") if text else []
+    missing = dict(SETTLED)
+    for i, line in enumerate(lines):
+        key = line.lstrip("#").split("=", 1)[0]
+        if "=" in line and key in missing:
+            lines[i] = f"{key}={missing.pop(key)}"
+    lines += [f"{k}={v}" for k, v in missing.items()]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def seed_vlcrc(ctx: StepContext) -> StepPath:
+    """The template written as the agent's vlcrc unless one is there (a task's reset may have
+    written its own first). Written through descriptors inside the world."""
+    target = ctx.agent_path(str(PurePosixPath(str(ctx.home), VLCRC)))
+    if target.is_file():
+        return target
+    owner = (ctx.world.uid + ctx.world.agent_id,) * 2 if ctx.world is not None else None
+    target.parent.make_dirs(owner=owner)
+    target.write_bytes(vlcrc_template().encode(), owner=owner)
+    return target
+
+
+@reset_step("apps.vlc")
+def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, timeout: float = 30) -> None:
+    """Start VLC (its Qt interface) with the media at ``path`` open, or none, and wait until its
+    window is drawn. ``paused`` (the default) shows the first frame and holds it, so the first
+    observation is a still screen; a playing clip keeps changing. The agent's vlcrc
+    (``${HOME}/.config/vlc/vlcrc``) is seeded from a settled template unless one is there."""
+    if not ctx.display:
+        raise StepFailed(f"apps.vlc needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
+    argv = ["vlc", "--no-qt-privacy-ask", "--no-video-title-show"]
+    if path is not None:
+        media = ctx.path(path)
+        if not media.is_file():
+            raise StepFailed(f"apps.vlc: {media} does not exist")
+        if paused:
+            argv.append("--start-paused")
+        argv.append(str(media))
+    seed_vlcrc(ctx)
+    launch(ctx, as_player(ctx) + argv, WINDOW, timeout, "apps.vlc")
+
+
+def as_player(ctx: StepContext) -> list[str]:
+    """VLC refuses to run as root (its ``vlc`` front end exits at once), and a world's agent is root
+    by default: there it runs as the world's unprivileged account, with the agent's ``$HOME``, whose
+    VLC folders it is given (root in the world still reads and writes them, as the agent would)."""
+    if ctx.world is None or ctx.world.agent_id != 0:
+        return []
+    uid = agent_account_id()
+    home = PurePosixPath(str(ctx.home))
+    for folder in (".config/vlc", ".local/share/vlc", ".cache/vlc"):
+        target = ctx.agent_path(str(home / folder))
+        target.make_dirs(owner=(ctx.world.uid, ctx.world.uid))
+        for made in (target, *([target / "vlcrc"] if folder == ".config/vlc" else [])):
+            if made.exists():
+                made.lchown(ctx.world.uid + uid, ctx.world.uid + uid)
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+
+
+@lru_cache(maxsize=4)
+def clip_bytes(seconds: int) -> bytes:
+    """An MP4 (MPEG-4 part 2, 160x120, 10 fps) of a white bar sliding over a colour ramp: small, made
+    here, different frame to frame so a player visibly plays it."""
+    import av
+    import numpy as np
+
+    out = io.BytesIO()
+    with av.open(out, "w", format="mp4") as container:
+        stream = container.add_stream("mpeg4", rate=10)
+        stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+        frames = 10 * seconds
+        for i in range(frames):
+            pixels = np.zeros((120, 160, 3), np.uint8)
+            pixels[:, :, 0] = 40 + (180 * i) // max(frames - 1, 1)
+            pixels[:, :, 2] = 120
+            x = (140 * i) // max(frames - 1, 1)
+            pixels[40:80, x:x + 20] = 255
+            for packet in stream.encode(av.VideoFrame.from_ndarray(pixels, format="rgb24")):
+                container.mux(packet)
+        for packet in stream.encode():
+            container.mux(packet)
+    return out.getvalue()
+
+
+@reset_step("vlc.media")
+def vlc_media(ctx: StepContext, path: str, seconds: int = 3) -> None:
+    """Write a short generated MP4 clip (160x120, ``seconds`` long, a white bar sliding over a
+    colour ramp) at ``path`` in the world, owned by the agent: media for VLC tasks without a
+    download."""
+    if not 1 <= seconds <= 60:
+        raise StepFailed(f"vlc.media: seconds {seconds} should be between 1 and 60")
+    target = ctx.agent_path(path)
+    owner = (ctx.world.uid + ctx.world.agent_id,) * 2 if ctx.world is not None else None
+    target.parent.make_dirs(owner=owner)
+    target.write_bytes(clip_bytes(seconds), owner=owner)
