@@ -83,6 +83,10 @@ class Acc:
         self.visual = False
         self.sent: list[dict[str, Any]] = []
         """Messages the reset sends (gmail.trash_message labels them TRASH)."""
+        self.phase = "reset"
+        """The procedure being translated: reset, eval or cleanup."""
+        self.before_judge: list[dict[str, Any]] = []
+        """Steps an eval procedure runs before its checks (system.exec), run after the episode."""
 
     def data_file(self, value: str, into: str) -> str:
         """An AgentStudio data file (``${AS_ROOT}/data/<id>/x``, or ``data/<id>/x``) copied from
@@ -107,6 +111,7 @@ class Acc:
 
     def translate(self, procedure: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
+        self.phase = where
         for item in procedure or []:
             key = (str(item.get("evaluator", "?")), str(item.get("function", "?")))
             name = f"{key[0]}.{key[1]}"
@@ -166,6 +171,8 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions) -> tuple[dict[st
     if raw.get("max_time") is not None:
         task["max_time"] = float(raw["max_time"])
     task.update(tags=["agentstudio", group], imported_from=f"agentstudio:{rel}", reset=reset, judge=judge)
+    if acc.before_judge:
+        task["before_judge"] = acc.before_judge
     if cleanup:
         task["cleanup"] = cleanup
     return task, acc.notes

@@ -171,6 +171,21 @@ def _sleep(p: dict[str, Any], acc: Acc) -> Steps:
     return [step("reset", "desktop.settle", quiet=seconds, timeout=max(3 * seconds, 10.0))]
 
 
+EXEC_TIMEOUT = 120
+"""Seconds a system.exec command may take; AgentStudio's os.system waits without limit."""
+
+
+def _exec(p: dict[str, Any], acc: Acc) -> Steps:
+    # os.system: /bin/sh -c, the exit status ignored. In an eval procedure it runs before the checks
+    # that follow it (a LibreOffice convert whose output a later check reads): a before_judge step.
+    run = step("reset", "shell.run", cmd=f"/bin/sh -c {shlex.quote(_text(str(p['command'])))} || true",
+               timeout=EXEC_TIMEOUT)
+    if acc.phase == "eval":
+        acc.before_judge.append(run)
+        return []
+    return [run]
+
+
 def _kill(p: dict[str, Any], _: Acc) -> Steps:
     # pkill patterns like "soffice.*": apps.kill matches a plain substring of the command line.
     return [step("reset", "apps.kill", name=re.sub(r"[.*+?^$\\]+$", "", p["name"]) or p["name"])]
@@ -302,8 +317,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("filesystem", "copy"): Procedure(frozenset({"src", "dest"}), _copy),
     ("system", "diff"): Procedure(frozenset({"file1", "file2"}), _diff),
     ("system", "sleep"): Procedure(frozenset({"seconds"}), _sleep),
-    ("system", "exec"): _reported({"command"}, "runs a shell command before judging, its exit ignored"
-                                  " (LibreOffice's headless convert): no deskact step between episode and judge does"),
+    ("system", "exec"): Procedure(frozenset({"command"}), _exec),
     ("process", "create_process"): Procedure(frozenset({"cmd", "wait_for"}), _launch),
     ("process", "pkill_by_name"): Procedure(frozenset({"name"}), _kill),
     ("process", "match_process"): _reported({"name"}, "a process name matched from its start (re.match):"
