@@ -17,6 +17,9 @@ from yaml.composer import ComposerError
 from yaml.events import AliasEvent
 from yaml.nodes import CollectionNode, Node
 
+YAMLError = yaml.YAMLError
+"""What ``load`` raises for a document it cannot read (an alias bomb included)."""
+
 ALIAS_NODE_BUDGET = 10_000
 """Nodes all the aliases of one document may stand for together (a node reached through an alias
 counts with everything under it). Hand-written anchors (shared defaults, a repeated step) use a

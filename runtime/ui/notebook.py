@@ -173,7 +173,11 @@ class Env:
         kwargs["config"] = config = kwargs.get("config") or load_config()
         load_toolkit_steps(config.toolkits.enabled)
         try:
-            return cls(parse_task(safe_yaml.load(text, source="<inline task>"), Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
+            raw = safe_yaml.load(text, source="<inline task>")
+        except safe_yaml.YAMLError as exc:
+            raise TaskError(f"not valid YAML: {safe_yaml.where(exc)}") from None
+        try:
+            return cls(parse_task(raw, Path(suite_dir).resolve(), Path("<inline>")), **kwargs)
         except ValueError as exc:
             raise TaskError(f"<inline task>: {exc}") from None
 

@@ -44,3 +44,11 @@ def test_a_recursive_anchor_does_not_loop() -> None:
 def test_many_small_aliases_within_the_budget_load() -> None:
     text = "x: &x [1, 2]\nys: [" + ", ".join(["*x"] * 1000) + "]\n"
     assert len(safe_yaml.load(text)["ys"]) == 1000
+
+
+def test_an_inline_notebook_task_with_a_bomb_is_a_task_error() -> None:
+    from deskact.runtime.errors import TaskError
+    from deskact.runtime.ui.notebook import Env
+
+    with pytest.raises(TaskError, match=r"^not valid YAML: <inline task>:\d+: aliases expand"):
+        Env.from_yaml(bomb())
