@@ -64,7 +64,7 @@ def drive_file(ctx: StepContext, name: str, parent: str | None = None, mime_type
         return Verdict.ok(f"{name!r} exists{where}", file_id=found[0]["id"])
     texts = []
     for f in found:
-        text = file_text(ctx, f)
+        text = file_text(ctx, f).removeprefix("\ufeff")  # Google's text/plain export of a Doc starts with a BOM
         if content_equals is not None and text.replace("\r\n", "\n").strip() != content_equals.strip():
             texts.append(text)
             continue

@@ -1,0 +1,193 @@
+"""More converted tasks, given hand-written references, pass `deskact validate` (reference 1, a
+do-nothing agent and the explorer 0): AgentStudio's Gmail, Calendar, Docs and filesystem tasks and
+OSWorld's os tasks that need no download. Each reference does the task as its instruction says,
+through the kernel's google toolkit or the shell, never by reading what the judge compares with."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from deskact.runtime.config import Config
+from deskact.runtime.importers import ImportOptions
+from deskact.runtime.importers.agentstudio import import_agentstudio
+from deskact.runtime.importers.common import SUITE_FILE
+from deskact.runtime.importers.osworld import import_osworld
+from deskact.runtime.run.validate import validate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+WS = "import os, pathlib\nws = pathlib.Path(os.environ['WORKSPACE'])\n"
+# A run of text's indices in a Google Doc, found as an author would from documents.get.
+FIND = (
+    "def find(title, text):\n"
+    "    (f,) = drive.files().list(q=f\"name = '{title}'\").execute()['files']\n"
+    "    doc = docs.documents().get(documentId=f['id']).execute()\n"
+    "    for block in doc['body']['content']:\n"
+    "        for el in block.get('paragraph', {}).get('elements', []):\n"
+    "            at = el.get('textRun', {}).get('content', '').find(text)\n"
+    "            if at >= 0:\n"
+    "                return f['id'], el['startIndex'] + at, el['startIndex'] + at + len(text)\n")
+
+
+def _font(title: str, text: str, family: str, size: int) -> str:
+    return FIND + (
+        f"doc_id, start, end = find({title!r}, {text!r})\n"
+        "docs.documents().batchUpdate(documentId=doc_id, body={'requests': [{'updateTextStyle': {\n"
+        "    'range': {'startIndex': start, 'endIndex': end}, 'fields': 'weightedFontFamily,fontSize',\n"
+        f"    'textStyle': {{'weightedFontFamily': {{'fontFamily': {family!r}}},\n"
+        f"                  'fontSize': {{'magnitude': {size}, 'unit': 'PT'}}}}}}}}]}}).execute()\nexit()\n")
+
+
+def _event(summary: str) -> str:
+    return (f"(ev,) = [e for e in calendar.events().list(calendarId='primary').execute()['items']"
+            f" if e['summary'] == {summary!r}]\n")
+
+
+def _patch(summary: str, body: str) -> str:
+    return _event(summary) + (
+        f"calendar.events().patch(calendarId='primary', eventId=ev['id'], body={body}).execute()\nexit()\n")
+
+
+def _delete_mail(*subjects: str) -> str:
+    return (f"for s in {list(subjects)!r}:\n"
+            "    for m in search_emails(f'subject:\"{s}\"'):\n"
+            "        if m['subject'] == s:\n"
+            "            gmail.users().messages().delete(userId='me', id=m['id']).execute()\nexit()\n")
+
+
+AGENTSTUDIO = {
+    # Gmail
+    "agentstudio-gmail-14748db5": (
+        "for d in gmail.users().drafts().list(userId='me').execute().get('drafts', []):\n"
+        "    if read_email(d['message']['id'])['subject'] == 'Automated draft':\n"
+        "        gmail.users().drafts().delete(userId='me', id=d['id']).execute()\nexit()\n"),
+    "agentstudio-gmail-2af3ec73": (
+        "for m in search_emails('subject:\"Meeting reminder\" \"conference call\"'):\n"
+        "    gmail.users().messages().delete(userId='me', id=m['id']).execute()\nexit()\n"),
+    "agentstudio-gmail-4c199a1f": (
+        "for m in search_emails('in:sent subject:\"Meeting reminder\" \"conference call\"'):\n"
+        "    gmail.users().messages().trash(userId='me', id=m['id']).execute()\nexit()\n"),
+    "agentstudio-gmail-64fc9208": (
+        "send_email('recipient@example.com', 'Automated Email', 'This is automatically sent email')\nexit()\n"),
+    "agentstudio-gmail-ffcae34c": (
+        "m = search_emails('in:sent subject:\"Automated Email\"')[0]\n"
+        "gmail.users().messages().modify(userId='me', id=m['id'], body={'addLabelIds': ['IMPORTANT']}).execute()\n"
+        "exit()\n"),
+    "agentstudio-gmail-4a72b7ed": (
+        "m = search_emails('subject:travel')[0]\n"
+        "send_email('recipient@example.com', 'Forwarded travel plan', m['body'])\nexit()\n"),
+    "agentstudio-gmail-acaeeae1": (
+        "gmail.users().labels().delete(userId='me', id=label_id('Benchmarking Agent')).execute()\nexit()\n"),
+    "agentstudio-gmail-f428be13": _delete_mail(
+        "Automated Email", "AutoPlan1", "AutoPlan2", "Automated travel agent", "Automated travel plan"),
+    # Calendar
+    "agentstudio-google-calendar-2dc4cf42": _patch(
+        "Board Meeting", "{'description': 'Please prepare the Q1 reports'}"),
+    "agentstudio-google-calendar-529cc575": (
+        "for e in calendar.events().list(calendarId='primary', timeMin='2024-04-01T00:00:00Z',\n"
+        "                                timeMax='2024-05-01T00:00:00Z').execute()['items']:\n"
+        "    if e['summary'] == 'Routine Checkup':\n"
+        "        calendar.events().delete(calendarId='primary', eventId=e['id']).execute()\nexit()\n"),
+    "agentstudio-google-calendar-55f9c08f": _patch(
+        "Team Sync", "{'start': {'dateTime': '2024-05-12T14:00:00Z'}, 'end': {'dateTime': '2024-05-12T15:00:00Z'},"
+        " 'description': 'Team Sync on 2024-05-12'}"),
+    "agentstudio-google-calendar-9e3072d3": (
+        "calendar.events().insert(calendarId='primary', body={'summary': 'Meeting with Team', 'location': 'Office',\n"
+        "    'description': 'Discuss project status', 'start': {'dateTime': '2024-01-05T10:00:00Z'},\n"
+        "    'end': {'dateTime': '2024-01-05T11:00:00Z'}}).execute()\nexit()\n"),
+    "agentstudio-google-calendar-a1234567": (
+        "calendar.events().insert(calendarId='primary', body={'summary': 'Weekly Sync',\n"
+        "    'start': {'dateTime': '2024-04-02T14:00:00Z'}, 'end': {'dateTime': '2024-04-02T17:00:00Z'},\n"
+        "    'reminders': {'useDefault': False, 'overrides': [{'method': 'email', 'minutes': 60}]}}).execute()\nexit()\n"),
+    "agentstudio-google-calendar-a24ca1c4": _patch(
+        "Project Kickoff", "{'attendees': ev.get('attendees', []) + [{'email': 'jane@example.com'}]}"),
+    "agentstudio-google-calendar-b509052d": _patch(
+        "Team Sync", "{'start': {'dateTime': '2024-05-12T14:00:00Z'}, 'end': {'dateTime': '2024-05-12T15:00:00Z'}}"),
+    "agentstudio-google-calendar-ccbb33cc": _event("Client Presentation") + (
+        "calendar.events().delete(calendarId='primary', eventId=ev['id']).execute()\nexit()\n"),
+    # Docs
+    "agentstudio-google-docs-3ca6dd01": (
+        "doc_id = create_doc('Hyperlink Guide', 'Click Here')\n"
+        "docs.documents().batchUpdate(documentId=doc_id, body={'requests': [{'updateTextStyle': {\n"
+        "    'range': {'startIndex': 1, 'endIndex': 11}, 'fields': 'link',\n"
+        "    'textStyle': {'link': {'url': 'https://www.example.com'}}}}]}).execute()\nexit()\n"),
+    "agentstudio-google-docs-f188a494": _font("Formatting Guide", "This", "Times New Roman", 24),
+    "agentstudio-google-docs-d96709c3": _font("Formatting Guide", "important note", "Arial", 14),
+    # The answer to the question is 'egalitarian' (the arXiv papers it names).
+    "agentstudio-google-docs-57a29306": "create_doc('Answer Document', 'egalitarian')\nexit()\n",
+    "agentstudio-google-docs-f05a7609": (
+        "create_doc('Sample Document', 'This is the content of the sample document')\nexit()\n"),
+    # Filesystem
+    "agentstudio-os-1e205d38": WS + "(ws / 'tmp/notes.txt').write_text('Meeting at 10am')\nexit()\n",
+    "agentstudio-os-1e2f5ea6": WS + "(ws / 'tmp/docs/temporary.docx').unlink()\nexit()\n",
+    "agentstudio-os-314cad7b": WS + (
+        "d = ws / 'tmp/data'\n"
+        "nums = [int(x) for n in ('data1.txt', 'data2.txt', 'data3.txt') for x in (d / n).read_text().split()]\n"
+        "(d / 'average.txt').write_text(str(round(sum(nums) / len(nums))))\nexit()\n"),
+    "agentstudio-os-31c509db": WS + (
+        "for i in (1, 2):\n    (ws / f'tmp/data/report{i}.txt').write_text(f'Report {i} data')\nexit()\n"),
+    "agentstudio-os-41b79d45": WS + (
+        "d = ws / 'tmp/downloads'\n"
+        "for f in list(d.iterdir()):\n"
+        "    if f.suffix in ('.jpg', '.txt'):\n"
+        "        f.rename(d / ('images' if f.suffix == '.jpg' else 'texts') / f.name)\nexit()\n"),
+    "agentstudio-os-4a260b67": '!mkdir -p "$WORKSPACE/tmp/projects/2024/Q1"\nexit()\n',
+    "agentstudio-os-51fa0739": WS + (
+        "p = ws / 'tmp/data/count.txt'\np.write_text(str(int(p.read_text()) + 1))\nexit()\n"),
+    "agentstudio-os-7ea3ae8d": WS + (
+        "for f in (ws / 'tmp/logs').glob('*.log'):\n"
+        "    f.write_text(f.read_text().replace('ERROR', 'WARN'))\nexit()\n"),
+    "agentstudio-os-814353b2": WS + (
+        "parts = [f.read_text() for f in sorted((ws / 'tmp/notes').glob('*.txt'))]\n"
+        "(ws / 'tmp/combined_notes.txt').write_text(''.join(parts))\nexit()\n"),
+    "agentstudio-os-9d5d3188": WS + (
+        "(ws / 'tmp/meetings/agenda.txt').write_text('Updated Meeting Agenda')\nexit()\n"),
+    "agentstudio-os-9e3072d3": '!touch "$WORKSPACE/tmp/new_file.txt"\nexit()\n',
+    "agentstudio-os-b9503909": '!cp "$WORKSPACE/tmp/settings/config.json" "$WORKSPACE/tmp/backup/"\nexit()\n',
+    "agentstudio-os-c45544f8": WS + (
+        "nums = [int(x) for f in sorted((ws / 'tmp/data').glob('data*.txt')) for x in f.read_text().split()]\n"
+        "(ws / 'tmp/data/average.txt').write_text(str(round(sum(nums) / len(nums))))\nexit()\n"),
+    "agentstudio-os-cc3553b2": '!mv "$WORKSPACE/tmp/draft.txt" "$WORKSPACE/tmp/archive/"\nexit()\n',
+    "agentstudio-os-ed52765c": (
+        '!mv "$WORKSPACE/tmp/reports/old_report.txt" "$WORKSPACE/tmp/reports/new_report.txt"\nexit()\n'),
+    "agentstudio-os-f44814b5": '!mkdir -p "$WORKSPACE/tmp/projects"\nexit()\n',
+}
+OSWORLD = {
+    "osworld-os-e0df059f": '!mv "$HOME/Desktop/todo_list_Jan_1" "$HOME/Desktop/todo_list_Jan_2"\nexit()\n',
+    "osworld-os-cc9d4f34": "!kill $(pgrep -f my_process.sh)\nexit()\n",
+    # "$$sourceDir" and "$$targetDir" name no folders: the task cannot be done as asked.
+    "osworld-os-4783cc41": 'infeasible("the source and target directories are not given")\n',
+    # deskact's desktop has no Bluetooth device to switch off.
+    "osworld-os-b3d4a89c": 'infeasible("this machine has no Bluetooth adapter")\n',
+}
+
+
+def _keep(suite: Path, refs: dict[str, str]) -> None:
+    """Keep the chosen tasks, adding their references, as an author editing imported.yaml would."""
+    path = suite / SUITE_FILE
+    tasks: list[dict[str, Any]] = yaml.safe_load(path.read_text())["tasks"]
+    kept = [{**t, "reference": refs[t["id"]]} for t in tasks if t["id"] in refs]
+    assert {t["id"] for t in kept} == set(refs)
+    path.write_text(yaml.safe_dump({"tasks": kept}, sort_keys=False))
+
+
+@pytest.mark.slow
+def test_more_imported_tasks_with_references_validate(tmp_path: Path) -> None:
+    from deskact.runtime.world.world import world_status
+
+    ags, osw = tmp_path / "agentstudio", tmp_path / "osworld"
+    import_agentstudio(FIXTURES / "agentstudio" / "tasks" / "single_api", ImportOptions(out=ags))
+    _keep(ags, AGENTSTUDIO)
+    paths, expected = [ags], len(AGENTSTUDIO)
+    if world_status()[0]:  # the OSWorld tasks start with world.require
+        import_osworld(FIXTURES / "osworld" / "examples" / "os", ImportOptions(out=osw))
+        _keep(osw, OSWORLD)
+        paths.append(osw)
+        expected += len(OSWORLD)
+    config = Config()
+    config.runner.workers = 4
+    problems, checked = validate(config, [str(p) for p in paths], workers=4, out=tmp_path / "runs")
+    assert checked == expected
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
