@@ -93,10 +93,8 @@ FUNC_REASONS: dict[str, str] = _reasons({
     "a GIMP metric measuring content sizes or sharpness by its own transparency and resizing rules: no deskact"
     " judge decides as it does": ["check_structure_sim_resized", "check_image_size", "check_sharper",
                                    "check_image_file_size"],
-    "a VLC metric (the vlc domain's issue)": [
-        "check_global_key_play_pause", "check_one_instance_when_started_from_file", "check_qt_bgcone",
-        "check_qt_max_volume", "check_qt_minimal_view", "check_qt_slider_colours", "compare_videos",
-        "is_vlc_fullscreen", "is_vlc_playing", "is_vlc_recordings_folder", "compare_audios", "check_mp3_meta"],
+    "a VLC metric of playing state, window size or media similarity: no deskact judge decides as it does": [
+        "compare_videos", "is_vlc_fullscreen", "is_vlc_playing", "compare_audios", "check_mp3_meta"],
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
         "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],

@@ -25,6 +25,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "vm_terminal_output": {"type"},
     "rule": {"type", "rules"},
     "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
+    "vlc_config": {"type", "dest"},  # ~/.config/vlc/vlcrc (vlc.config)
     **chrome.GETTER_KEYS,
 }
 """Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
@@ -42,7 +43,8 @@ GETTER_REASONS: dict[str, str] = {
     "new_startup_page": "true when the Preferences have no session key: not a setting's value deskact compares",
     "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
     "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
-    **dict.fromkeys(("vlc_config", "vlc_playing_info", "default_video_player"), "a VLC getter (the vlc domain's issue)"),
+    "vlc_playing_info": "VLC's playing state from its HTTP interface: no deskact judge reads it",
+    "default_video_player": "the desktop's default video player (xdg-mime): no deskact judge reads it",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
     "accessibility_tree": "OSWorld's accessibility tree of the VM's desktop, not deskact's",

@@ -97,6 +97,20 @@ def gimp_start(command: str | list[str]) -> dict[str, str] | None:
     return {"path": escape(path).replace(VM_HOME, "${HOME}")}
 
 
+def vlc_start(command: str | list[str]) -> dict[str, Any] | None:
+    """apps.vlc's params for a launch of VLC alone or with one file under the VM's home (playing, as
+    OSWorld starts it), else None (flags or other paths stay an apps.launch)."""
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv or PurePosixPath(argv[0]).name != "vlc" or len(argv) > 2:
+        return None
+    if len(argv) == 1:
+        return {}
+    path = VM_HOME + argv[1][1:] if argv[1].startswith("~/") else argv[1]
+    if not path.startswith(VM_HOME + "/"):
+        return None
+    return {"path": escape(path).replace(VM_HOME, "${HOME}"), "paused": False}
+
+
 class Setup:
     """What the set-up of one task becomes: steps, notes, and what the world must have."""
 
@@ -151,6 +165,11 @@ class Setup:
         if gimp is not None:
             into.append(step("reset", "apps.gimp", **gimp))
             self.notes.append(f"{where} launch of GIMP became apps.gimp (its window waited for; a settled profile)")
+            return
+        vlc = None if p.get("shell") else vlc_start(cmd)
+        if vlc is not None:
+            into.append(step("reset", "apps.vlc", **vlc))
+            self.notes.append(f"{where} launch of VLC became apps.vlc (its window waited for; a settled vlcrc)")
             return
         into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
         self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))
