@@ -390,7 +390,9 @@ def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
         if not isinstance(verdict, Verdict):
             raise TypeError(f"judge returned {type(verdict).__name__}, not a Verdict")
     except limits.LimitExceeded as exc:
-        verdict = Verdict(passed=False, error=True, feedback=f"judge `{name}` stopped: {exc}")
+        said = str(exc)  # run_in_child's own limits name the judge already
+        verdict = Verdict(passed=False, error=True,
+                          feedback=said if said.startswith(f"judge `{name}`") else f"judge `{name}` stopped: {said}")
     except limits.ChildFailed as exc:
         verdict = Verdict(passed=False, error=True, feedback=f"judge `{name}` failed: {exc}")
     except (SystemExit, KeyboardInterrupt) as exc:
