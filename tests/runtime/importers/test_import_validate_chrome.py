@@ -2,8 +2,8 @@
 passes, doing nothing fails, each counterexample fails (Chromium really writes what the judges read).
 
 The task files are written here in OSWorld's format (launch of google-chrome with its DevTools port,
-the socat relay, a pkill before judging); references use the browser pages' own APIs, as the
-browser suite's do."""
+the socat relay, a pkill before judging, public tabs); references use the browser pages' own APIs,
+as the browser suite's do, and Ctrl+D on a public page that offline shows an error page."""
 
 from __future__ import annotations
 
@@ -29,6 +29,11 @@ def _rule(rules: dict[str, Any]) -> dict[str, Any]:
 
 
 SET_PREF = "new Promise(r => chrome.settingsPrivate.setPref('{}', {}, '', r))"
+MARK_TAB = "import time\nkeyboard.hotkey('ctrl', 'd')\ntime.sleep(3)\nkeyboard.press('enter')\ntime.sleep(3)\n"
+"""Ctrl+D on the shown tab, as a person bookmarks a page: offline, its error page's bookmark has the
+address asked for, and goes to "Other bookmarks" (Chromium's default folder)."""
+TO_BAR = ("browser.new_tab('chrome://bookmarks')\nbrowser.evaluate(\"new Promise(r => chrome.bookmarks.search("
+          "{url: 'https://example.org/second/'}, found => chrome.bookmarks.move(found[0].id, {parentId: '1'}, r)))\")\n")
 TASKS: dict[str, tuple[dict[str, Any], str, str]] = {
     # id: (task file, reference, counterexample)
     "dnt00000-0000-4000-8000-000000000001": (
@@ -51,6 +56,14 @@ TASKS: dict[str, tuple[dict[str, Any], str, str]] = {
          'browser.evaluate("new Promise(r => chrome.bookmarks.create({parentId: \'1\', title: \'Favorites\'}, r))")\nexit()\n'),
         ('browser.open("chrome://bookmarks")\n'
          'browser.evaluate("new Promise(r => chrome.bookmarks.create({parentId: \'2\', title: \'Favorites\'}, r))")\nexit()\n')),
+    # Offline, the tabs show Chromium's error page at the address asked for; bookmarked, it is that address.
+    "mark0000-0000-4000-8000-000000000004": (
+        {"instruction": "Save the page I am looking at to the bookmarks bar.", "config": [*LAUNCH, {
+            "type": "chrome_open_tabs", "parameters": {"urls_to_open": ["https://example.org/first/",
+                                                                         "https://example.org/second/"]}}],
+         "evaluator": {"func": "is_expected_bookmarks", "result": {"type": "bookmarks"},
+                       "expected": _rule({"type": "bookmark_bar_websites_urls", "urls": ["https://example.org/second/"]})}},
+        MARK_TAB + TO_BAR + "exit()\n", MARK_TAB + "exit()\n"),
 }
 
 
@@ -71,7 +84,7 @@ def test_imported_chrome_tasks_with_references_validate(tmp_path: Path) -> None:
     written = {uid[:8]: (ref, wrong) for uid, (_, ref, wrong) in TASKS.items()}
     for task in suite["tasks"]:
         ref, wrong = written[task["id"].rsplit("-", 1)[1]]
-        task.update(reference=ref, counterexamples=[{"note": "a neighbouring setting", "code": wrong}])
+        task.update(reference=ref, counterexamples=[{"note": "a neighbouring setting or folder", "code": wrong}])
     (out / SUITE_FILE).write_text(yaml.safe_dump(suite, sort_keys=False))
     config = Config()
     config.runner.workers = 2
