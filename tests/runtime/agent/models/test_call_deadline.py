@@ -82,6 +82,7 @@ def task() -> Any:
     return parse_task(raw, Path("/tmp/suite"), Path("t.yaml"))
 
 
+@pytest.mark.slow  # each waits out a 3 s max_time
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("provider", ["openai", "anthropic", "google"])
 def test_a_trickling_server_ends_the_task_at_its_max_time(provider: str) -> None:
