@@ -67,17 +67,21 @@ def sheet_pivots(path: Path, sheet: str | int, props: set[str]) -> dict[str, dic
 
 @judge("xlsx.pivots")
 def xlsx_pivots(ctx: StepContext, path: str, gold: str, props: list[PivotProp], sheet: str | int = 0,
-                gold_sheet: str | int | None = None) -> Verdict:
+                gold_sheet: str | int | None = None, none_fails: bool = False) -> Verdict:
     """The pivot tables of ``sheet`` (a name, or a position: 0 is the first sheet) in ``path`` are
     those of ``gold_sheet`` (default ``sheet``) in the gold workbook ``gold``: the same sources and,
     for each, the same ``props`` (row, column, filter and data fields, selected items, name,
-    location, totals and headers shown). Feedback names the pivot table that differs."""
+    location, totals and headers shown). ``none_fails``: a sheet with no pivot table on either side
+    fails (AgentStudio's copy of the rule; OSWorld's passes two sheets without any). Feedback names
+    the pivot table that differs."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
     wanted = set(props)
     actual = sheet_pivots(p, sheet, wanted)
     expected = sheet_pivots(gold_file(ctx, gold), sheet if gold_sheet is None else gold_sheet, wanted)
+    if none_fails and not (actual and expected):
+        return Verdict.fail(f"{p.name}: {'its sheet' if not actual else 'the gold sheet'} has no pivot table")
     if actual == expected:
         return Verdict.ok(f"{p.name} has the gold workbook's {len(actual)} pivot table(s)")
     if set(actual) != set(expected):

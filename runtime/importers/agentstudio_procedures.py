@@ -227,6 +227,13 @@ def _office(family: str, func: str, keys: tuple[str, ...], options: Callable[[di
     return convert
 
 
+def _sheets(p: dict[str, Any], acc: Acc) -> Steps:
+    steps = _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])(p, acc)
+    # AgentStudio's pivot_table rule fails when either sheet has no pivot table (OSWorld's passes two without)
+    return [{name: {**params, "none_fails": True} if name == "xlsx.pivots" else params for name, params in s.items()}
+            for s in steps]
+
+
 def _no_options(_: dict[str, Any]) -> dict[str, Any]:
     return {}
 
@@ -355,8 +362,7 @@ PROCEDURES: dict[tuple[str, str], Procedure] = {
     ("google_docs", "hyperlink_match"): Procedure(frozenset({"title", "text", "url", "exists"}), doc_link),
     ("google_docs", "text_format_match"): Procedure(frozenset({"title", "text", "font", "size"}), text_format),
     ("google_drive", "check_file_exists"): Procedure(frozenset({"file_name", "exists"}), file_check),
-    ("sheets", "compare_table"): Procedure(frozenset({"result", "expected", "options"}),
-                                           _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])),
+    ("sheets", "compare_table"): Procedure(frozenset({"result", "expected", "options"}), _sheets),
     ("slides", "compare_pptx_files"): Procedure(frozenset({"result", "expected", "options"}), _slides),
     ("docs", "compare_docx_files"): Procedure(frozenset({"docx_file1", "docx_file2", "options"}),
                                               _office("docs", "compare_docx_files", ("docx_file1", "docx_file2"), _docx_options)),

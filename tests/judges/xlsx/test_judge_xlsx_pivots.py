@@ -38,3 +38,16 @@ def test_pivot_data_fields_compared(ctx: StepContext) -> None:
     # No field lists items, so OSWorld's reading shifts every field index by both (1 - 2 = -1).
     assert not v.passed and "data_fields ['-1;;count;normal'] (gold: ['-1;;sum;normal'])" in v.feedback, v.feedback
     assert run_judge("xlsx.pivots", {**params, "props": ["row_fields"]}, ctx).passed
+
+
+def test_none_fails_is_agentstudio_reading(ctx: StepContext) -> None:
+    # AgentStudio's copy of the rule (sheets_evaluator.py): `pivots1 == {} or pivots2 == {} or pivots1 != pivots2` fails
+    assert ctx.gold is not None
+    _book(ctx.gold / "gold.xlsx", "sum")
+    _book(ctx.workspace / "out.xlsx", "sum")
+    params = {"path": "out.xlsx", "gold": "gold.xlsx", "sheet": "Pivot", "props": ["row_fields"], "none_fails": True}
+    assert run_judge("xlsx.pivots", params, ctx).passed
+    assert not run_judge("xlsx.pivots", {**params, "sheet": "Data"}, ctx).passed  # no pivot table on either side
+    assert run_judge("xlsx.pivots", {**params, "sheet": "Data", "none_fails": False}, ctx).passed  # OSWorld passes it
+    v = run_judge("xlsx.pivots", {**params, "sheet": "Data", "gold_sheet": "Pivot"}, ctx)
+    assert not v.passed and not v.error and "its sheet has no pivot table" in v.feedback, v.feedback
