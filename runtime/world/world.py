@@ -194,7 +194,7 @@ class World:
         (those inside the base dirs are there already)."""
         checkout = PACKAGE_ROOT
         # Never a folder that holds the checkout (its suites, gold files and .git), whoever asks.
-        extra = [p for p in self.import_paths if p.parts[1:2] and p.parts[1] not in BASE_DIRS
+        extra = [p for p in self.import_paths if p.parts[1:2] and not _in_base(p)
                  and not (p == checkout or p in checkout.parents or checkout in p.parents)]
         return sorted(set(kernel_side_paths()) | set(extra))
 
@@ -554,3 +554,12 @@ def world_wanted(config: Config, mode: str) -> bool:
     if config.world.enabled == "on" and not ok:
         raise SandboxError(f"world.enabled = 'on' but {why}")
     return ok
+
+
+def _in_base(path: Path) -> bool:
+    """Whether a host path shows through the world's base overlay as it is on the host: under a
+    base dir, and for /var only under the folders of it a world sees (/var/tmp is emptied)."""
+    parts = path.parts
+    if len(parts) < 2 or parts[1] not in BASE_DIRS:
+        return False
+    return parts[1] != "var" or (len(parts) > 2 and parts[2] in host_view.VAR_SHOWN)
