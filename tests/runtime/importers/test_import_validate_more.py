@@ -161,6 +161,10 @@ OSWORLD = {
     "osworld-os-4783cc41": 'infeasible("the source and target directories are not given")\n',
     # deskact's desktop has no Bluetooth device to switch off.
     "osworld-os-b3d4a89c": 'infeasible("this machine has no Bluetooth adapter")\n',
+    # OSWorld marks these three infeasible as asked (its judge is `infeasible`).
+    "osworld-os-a462a795": 'infeasible("switching the logged-in desktop user is not possible from here")\n',
+    "osworld-os-c288e301": 'infeasible("the system default Python version cannot be switched as asked")\n',
+    "osworld-os-fe41f596": 'infeasible("this machine has no battery to show a percentage of")\n',
 }
 
 
