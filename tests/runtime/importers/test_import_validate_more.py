@@ -195,3 +195,64 @@ def test_more_imported_tasks_with_references_validate(tmp_path: Path) -> None:
     problems, checked = validate(config, [str(p) for p in paths], workers=4, out=tmp_path / "runs")
     assert checked == expected
     assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+# OSWorld Calc tasks whose workbooks are not public: the test serves stand-ins built here, the
+# input and a gold made by hand from the instruction (not OSWorld's gold), through a local file host.
+CALC = FIXTURES / "osworld" / "examples" / "libreoffice_calc"
+WEEKLY = [["Week", "Sales", "COGS"], [1, 100, 60], [2, 120, 70], [3, 90, 50]]
+CALC_TASKS = {
+    "1e8df695-bd1b-45b3-b557-e7d599cf7597": (
+        {"Sheet1": WEEKLY},
+        {"Sheet1": [WEEKLY[0] + ["Profit"]] + [r + [r[1] - r[2]] for r in WEEKLY[1:]]}),
+}
+# Typed into LibreOffice Calc with keyboard shortcuts, saved keeping the .xlsx format.
+CALC_REFERENCES = {
+    "osworld-libreoffice-calc-1e8df695": (
+        "import os, time\npath = os.path.expanduser('~/WeeklySales.xlsx')\n"
+        "windows.activate('WeeklySales.xlsx')\n"
+        "keyboard.hotkey('ctrl', 'home')\n"
+        "for _ in range(3):\n    keyboard.press('right'); time.sleep(0.1)\n"
+        "keyboard.type('Profit\\n=B2-C2\\n=B3-C3\\n=B4-C4\\n')\n"
+        "before = os.path.getmtime(path)\n"
+        "keyboard.hotkey('ctrl', 's')\n"
+        "deadline = time.monotonic() + 60\n"
+        "while os.path.getmtime(path) == before and time.monotonic() < deadline:\n"
+        "    if windows.find('File Format'):\n"
+        "        windows.activate('File Format'); keyboard.press('enter')\n"
+        "        windows.wait_closed('File Format', timeout=20)\n"
+        "    time.sleep(0.1)\nexit()\n"),
+}
+
+
+def _drive_id(url: str) -> str:
+    from urllib.parse import parse_qs, urlsplit
+
+    return parse_qs(urlsplit(url).query)["id"][0]
+
+
+@pytest.mark.slow
+def test_calc_tasks_with_stand_in_workbooks_validate(tmp_path: Path, file_host: Any) -> None:
+    import json
+    import shutil
+
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0]:
+        pytest.skip("the OSWorld Calc tasks start with world.require")
+    src = tmp_path / "src" / "libreoffice_calc"
+    src.mkdir(parents=True)
+    for uid, (given, gold) in CALC_TASKS.items():
+        task = json.loads((CALC / f"{uid}.json").read_text())
+        (download,) = task["config"][0]["parameters"]["files"]
+        file_host.served[_drive_id(download["url"])] = file_host.workbook(given)
+        file_host.served[_drive_id(task["evaluator"]["expected"]["path"])] = file_host.workbook(gold)
+        shutil.copy(CALC / f"{uid}.json", src)
+    suite = tmp_path / "calc"
+    import_osworld(src.parent, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
+    _keep(suite, CALC_REFERENCES)
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == len(CALC_REFERENCES)
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
