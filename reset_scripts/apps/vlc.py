@@ -18,10 +18,13 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from ...runtime.screen.drawn import wait_drawn
 from ...runtime.tasks.step_paths import StepPath
 from ...runtime.tasks.steps import StepContext, StepFailed, reset_step
 from ...runtime.world.base import agent_account_id
-from .launcher import launch
+from .. import _x11
+from .gimp import _maximize as maximize
+from .launcher import SETTLE_TIMEOUT_S, launch
 
 VLCRC = ".config/vlc/vlcrc"
 """VLC's preferences under $HOME: where OSWorld's ``vlc_config`` getter reads them."""
@@ -90,8 +93,9 @@ def seed_vlcrc(ctx: StepContext) -> StepPath:
 @reset_step("apps.vlc")
 def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, timeout: float = 30) -> None:
     """Start VLC (its Qt interface) with the media at ``path`` open, or none, and wait until its
-    window is drawn. ``paused`` (the default) shows the first frame and holds it, so the first
-    observation is a still screen; a playing clip keeps changing. The agent's vlcrc
+    window is drawn, maximized as a person watches. ``paused`` (the default) plays the media to its
+    end and pauses on its last frame, so the first observation is a still frame of it (a long file
+    plays on until then); otherwise VLC plays it and stops at the end. The agent's vlcrc
     (``${HOME}/.config/vlc/vlcrc``) is seeded from a settled template unless one is there."""
     if not ctx.display:
         raise StepFailed(f"apps.vlc needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
@@ -101,10 +105,16 @@ def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, tim
         if not media.is_file():
             raise StepFailed(f"apps.vlc: {media} does not exist")
         if paused:
-            argv.append("--start-paused")
+            # --start-paused holds VLC before its first frame (the window shows the cone); playing
+            # the short clip to its end and pausing there leaves a frame of it on screen, still.
+            argv.append("--play-and-pause")
         argv.append(str(media))
     seed_vlcrc(ctx)
     launch(ctx, as_player(ctx) + argv, WINDOW, timeout, "apps.vlc")
+    found = _x11.find_window(ctx.display, WINDOW)
+    if found is not None:
+        maximize(ctx.display, found.id)
+        wait_drawn(ctx.display, found.id, SETTLE_TIMEOUT_S)
 
 
 def as_player(ctx: StepContext) -> list[str]:
@@ -135,6 +145,7 @@ def clip_bytes(seconds: int) -> bytes:
     with av.open(out, "w", format="mp4") as container:
         stream = container.add_stream("mpeg4", rate=10)
         stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
+        stream.bit_rate = 400_000  # sharp edges on the white bar (the default leaves blocks)
         frames = 10 * seconds
         for i in range(frames):
             pixels = np.zeros((120, 160, 3), np.uint8)
