@@ -206,22 +206,43 @@ CALC_TASKS = {
         {"Sheet1": WEEKLY},
         {"Sheet1": [WEEKLY[0] + ["Profit"]] + [r + [r[1] - r[2]] for r in WEEKLY[1:]]}),
 }
-# Typed into LibreOffice Calc with keyboard shortcuts, saved keeping the .xlsx format.
+LEVELS = [["Student", "Level"], ["Ann", 1], ["Bob", None], ["Cid", 2], ["Dee", None], ["Eve", None], ["Fay", 3]]
+CALC_TASKS["01b269ae-2111-4a07-81fd-3fcd711993b0"] = (
+    {"Sheet1": LEVELS},
+    {"Sheet1": [["Student", "Level"], ["Ann", 1], ["Bob", 1], ["Cid", 2], ["Dee", 2], ["Eve", 2], ["Fay", 3]]})
+SAVE = (
+    "before = os.path.getmtime(path)\n"
+    "keyboard.hotkey('ctrl', 's')\n"
+    "deadline = time.monotonic() + 60\n"
+    "while os.path.getmtime(path) == before and time.monotonic() < deadline:\n"
+    "    if windows.find('File Format'):\n"
+    "        windows.activate('File Format'); keyboard.press('enter')\n"
+    "        windows.wait_closed('File Format', timeout=20)\n"
+    "    time.sleep(0.1)\nexit()\n")
+
+
+def _calc(name: str, body: str) -> str:
+    """Keys typed into LibreOffice Calc (no screen coordinates), then ctrl+s keeping the .xlsx format."""
+    return (f"import os, time\npath = os.path.expanduser('~/{name}')\nwindows.activate({name!r})\n"
+            "def go(row, col):  # paced: Calc drops a key repeated with no pause\n"
+            "    keyboard.hotkey('ctrl', 'home')\n"
+            "    for key, n in (('down', row - 1), ('right', col - 1)):\n"
+            "        for _ in range(n):\n            keyboard.press(key); time.sleep(0.1)\n"
+            + body + SAVE)
+
+
 CALC_REFERENCES = {
-    "osworld-libreoffice-calc-1e8df695": (
-        "import os, time\npath = os.path.expanduser('~/WeeklySales.xlsx')\n"
-        "windows.activate('WeeklySales.xlsx')\n"
-        "keyboard.hotkey('ctrl', 'home')\n"
-        "for _ in range(3):\n    keyboard.press('right'); time.sleep(0.1)\n"
-        "keyboard.type('Profit\\n=B2-C2\\n=B3-C3\\n=B4-C4\\n')\n"
-        "before = os.path.getmtime(path)\n"
-        "keyboard.hotkey('ctrl', 's')\n"
-        "deadline = time.monotonic() + 60\n"
-        "while os.path.getmtime(path) == before and time.monotonic() < deadline:\n"
-        "    if windows.find('File Format'):\n"
-        "        windows.activate('File Format'); keyboard.press('enter')\n"
-        "        windows.wait_closed('File Format', timeout=20)\n"
-        "    time.sleep(0.1)\nexit()\n"),
+    "osworld-libreoffice-calc-1e8df695": _calc(
+        "WeeklySales.xlsx", "go(1, 4)\nkeyboard.type('Profit\\n=B2-C2\\n=B3-C3\\n=B4-C4\\n')\n"),
+    # Reads the open workbook for its blanks, then types the value above each into Calc.
+    "osworld-libreoffice-calc-01b269ae": _calc("Student_Level_Fill_Blank.xlsx", (
+        "import openpyxl\nabove = {}\n"
+        "for row in openpyxl.load_workbook(path).worksheets[0].iter_rows(min_row=2):\n"
+        "    for cell in row:\n"
+        "        if cell.value is None and cell.column in above:\n"
+        "            go(cell.row, cell.column); keyboard.type(f'{above[cell.column]}\\n')\n"
+        "        elif cell.value is not None:\n"
+        "            above[cell.column] = cell.value\n")),
 }
 
 
