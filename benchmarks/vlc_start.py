@@ -1,0 +1,58 @@
+"""How long apps.vlc takes to show VLC in a task's world: with no media and with vlc.media's clip.
+
+    .venv/bin/python benchmarks/vlc_start.py [--repeat 3]
+
+Resets built-in vlc tasks as a run does (worker, world, display) and times ``TaskEnv.reset``
+(seeding vlcrc, starting VLC as the world's unprivileged account, waiting for its window to be
+drawn and still; with the clip, writing it and playing it to its paused end). The vlcrc template
+is made once per process (VLC's own --reset-config) and timed apart. Runs alternate, so both see
+the same machine load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from deskact.reset_scripts.apps import vlc
+from deskact.runtime.config import Config
+from deskact.runtime.run.task_env import TaskEnv
+from deskact.runtime.run.worker import Worker
+from deskact.runtime.tasks.suites import SUITES_DIR
+from deskact.runtime.tasks.task import load_tasks
+
+TASKS = {"no media": "vlc-hide-cone", "3 s clip": "vlc-minimal-view"}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    tasks = {t.id: t for t in load_tasks([str(SUITES_DIR / "vlc")]).tasks}
+    started = time.monotonic()
+    vlc.vlcrc_template()
+    template_s = time.monotonic() - started
+    worker = Worker(Config(), 0)
+    times: dict[str, list[float]] = {mode: [] for mode in TASKS}
+    try:
+        for _ in range(args.repeat):
+            for mode, task_id in TASKS.items():
+                env = TaskEnv(tasks[task_id], worker)
+                try:
+                    started = time.monotonic()
+                    env.reset()
+                    times[mode].append(time.monotonic() - started)
+                finally:
+                    env.cleanup()
+    finally:
+        worker.close()
+    print(f"vlcrc template made once per process: {template_s:.1f} s")
+    print("| reset | resets | p50 s | max s |")
+    print("|---|---:|---:|---:|")
+    for mode, values in times.items():
+        print(f"| {mode} | {len(values)} | {statistics.median(values):.1f} | {max(values):.1f} |")
+
+
+if __name__ == "__main__":
+    main()
