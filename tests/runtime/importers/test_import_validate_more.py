@@ -210,6 +210,11 @@ LEVELS = [["Student", "Level"], ["Ann", 1], ["Bob", None], ["Cid", 2], ["Dee", N
 CALC_TASKS["01b269ae-2111-4a07-81fd-3fcd711993b0"] = (
     {"Sheet1": LEVELS},
     {"Sheet1": [["Student", "Level"], ["Ann", 1], ["Bob", 1], ["Cid", 2], ["Dee", 2], ["Eve", 2], ["Fay", 3]]})
+STAFF = [["Ann Lee - Manager"], ["Raj Patel - Engineer"], ["Mia Chen - Director"]]
+CALC_TASKS["37608790-6147-45d0-9f20-1137bb35703d"] = (
+    {"Sheet1": [["Employee", "First Name", "Last Name", "Rank"]] + STAFF},
+    {"Sheet1": [["Employee", "First Name", "Last Name", "Rank"], ["Ann Lee - Manager", "Ann", "Lee", "Manager"],
+                ["Raj Patel - Engineer", "Raj", "Patel", "Engineer"], ["Mia Chen - Director", "Mia", "Chen", "Director"]]})
 SAVE = (
     "before = os.path.getmtime(path)\n"
     "keyboard.hotkey('ctrl', 's')\n"
