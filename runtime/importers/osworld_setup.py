@@ -111,6 +111,11 @@ def vlc_start(command: str | list[str]) -> dict[str, Any] | None:
     return {"path": escape(path).replace(VM_HOME, "${HOME}"), "paused": False}
 
 
+def is_vlc(command: str | list[str]) -> bool:
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    return bool(argv) and PurePosixPath(argv[0]).name == "vlc"
+
+
 class Setup:
     """What the set-up of one task becomes: steps, notes, and what the world must have."""
 
@@ -171,6 +176,9 @@ class Setup:
             into.append(step("reset", "apps.vlc", **vlc))
             self.notes.append(f"{where} launch of VLC became apps.vlc (its window waited for; a settled vlcrc)")
             return
+        if not p.get("shell") and is_vlc(cmd):
+            # apps.launch would start it as the world's root, which VLC refuses.
+            raise Untranslatable(f"{where} launch of VLC with flags or a file outside the home: apps.vlc takes neither")
         into.append(step("reset", "apps.launch", cmd=command_line(cmd, bool(p.get("shell")))))
         self.office |= any(app in str(cmd) for app in ("soffice", "libreoffice"))
 

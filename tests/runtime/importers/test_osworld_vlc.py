@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from deskact.runtime.importers.common import Untranslatable
 from deskact.runtime.importers.osworld_metrics import Translation, translate_evaluator
-from deskact.runtime.importers.osworld_setup import vlc_start
+from deskact.runtime.importers.osworld_setup import Setup, vlc_start
 
 
 def translate(func: str, rules: dict[str, Any], result_type: str = "vlc_config") -> Translation:
@@ -43,3 +45,14 @@ def test_a_launch_of_vlc_becomes_apps_vlc() -> None:
     assert vlc_start(["vlc", "--start-time=15", "/home/user/Desktop/a.mp4"]) is None
     assert vlc_start(["vlc", "/tmp/a.mp4"]) is None
     assert vlc_start("gimp") is None
+
+
+def test_a_launch_of_vlc_apps_vlc_cannot_take_is_reported() -> None:
+    """apps.launch would start VLC as the world's root, which VLC refuses."""
+    setup = Setup(lambda url, path: {})
+    into: list[dict[str, Any]] = []
+    setup.item({"type": "launch", "parameters": {"command": "vlc"}}, into, "config")
+    assert into == [{"apps.vlc": {}}]
+    with pytest.raises(Untranslatable, match="launch of VLC with flags"):
+        setup.item({"type": "launch", "parameters": {"command": ["vlc", "--start-time=15", "/home/user/a.mp4"]}},
+                   into, "config")
