@@ -248,6 +248,14 @@ CALC_REFERENCES = {
         "            go(cell.row, cell.column); keyboard.type(f'{above[cell.column]}\\n')\n"
         "        elif cell.value is not None:\n"
         "            above[cell.column] = cell.value\n")),
+    # Splits each "First Last - Rank" it reads in column A and types the parts into B, C and D.
+    "osworld-libreoffice-calc-37608790": _calc("Employee_Roles_and_Ranks.xlsx", (
+        "import openpyxl\n"
+        "for (cell,) in openpyxl.load_workbook(path).worksheets[0].iter_rows(min_row=2, max_col=1):\n"
+        "    if cell.value:\n"
+        "        name, rank = cell.value.split(' - ')\n"
+        "        first, last = name.split(' ', 1)\n"
+        "        go(cell.row, 2); keyboard.type(f'{first}\\t{last}\\t{rank}\\n')\n")),
 }
 
 
@@ -276,6 +284,7 @@ def test_calc_tasks_with_stand_in_workbooks_validate(tmp_path: Path, file_host: 
         shutil.copy(CALC / f"{uid}.json", src)
     suite = tmp_path / "calc"
     import_osworld(src.parent, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
+    assert {f"osworld-libreoffice-calc-{uid[:8]}" for uid in CALC_TASKS} == set(CALC_REFERENCES)
     _keep(suite, CALC_REFERENCES)
     config = Config()
     config.runner.workers = 1
