@@ -10,6 +10,9 @@ DESKTOP_TOOLKIT = "gui"
 """The toolkit that drives a desktop: tasks imported from desktop benchmarks (OSWorld,
 AgentStudio) name it, and ``deskact toolkit docs`` documents it when given no name."""
 
+BROWSER_TOOLKIT = "browser"
+"""The toolkit that drives the world's Chromium: tasks imported with browser set-up or judges name it."""
+
 DEFAULT_TOOLKITS: tuple[str, ...] = (DESKTOP_TOOLKIT,)
 """Preloaded in every kernel unless ``toolkits.enabled`` says otherwise."""
 
@@ -17,6 +20,6 @@ BUILTIN_TOOLKITS: dict[str, str] = {
     DESKTOP_TOOLKIT: "deskact.toolkits.gui:toolkit",
     "google": "deskact.toolkits.google:toolkit",
     "web": "deskact.toolkits.web:toolkit",
-    "browser": "deskact.toolkits.browser:toolkit",
+    BROWSER_TOOLKIT: "deskact.toolkits.browser:toolkit",
 }
 """Names that resolve without entry points (a checkout that was never pip-installed has none)."""

@@ -17,7 +17,7 @@ from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from ...toolkits.builtin import DESKTOP_TOOLKIT
+from ...toolkits.builtin import BROWSER_TOOLKIT, DESKTOP_TOOLKIT
 from . import osworld_chrome
 from . import osworld_getters as getters
 from .common import (
@@ -245,7 +245,7 @@ def _task(raw: dict[str, Any], t: _Task, uid: str, domain: str) -> dict[str, Any
     on_screen = t.setup.keys or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before)
     browser = any(next(iter(s)).startswith("browser.") for s in t.reset + t.before + t.judge)
     if domain.startswith("libreoffice") or on_screen or browser:
-        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT, "browser"] if browser else [DESKTOP_TOOLKIT])
+        task.update(visual=True, toolkits=[DESKTOP_TOOLKIT, BROWSER_TOOLKIT] if browser else [DESKTOP_TOOLKIT])
     task.update(tags=["osworld", domain], imported_from=f"osworld:{domain}/{uid}", reset=reset)
     if t.before:
         task["before_judge"] = t.before
