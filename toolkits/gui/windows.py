@@ -148,8 +148,8 @@ def _wait_drawn(wid: int, timeout: float, quiet: float) -> None:
         if img is None or _blank(img):
             last, calm_since = None, now
         else:
-            same_size = last is not None and last.size == img.size
-            box = ImageChops.difference(last, img).getbbox() if same_size else (0, 0, *img.size)
+            box = (ImageChops.difference(last, img).getbbox() if last is not None and last.size == img.size
+                   else (0, 0, *img.size))
             # A blinking caret changes a sliver; drawing changes more than 0.1 % of the window.
             if box is not None and (box[2] - box[0]) * (box[3] - box[1]) * 1000 > img.width * img.height:
                 calm_since = now
