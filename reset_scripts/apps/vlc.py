@@ -10,10 +10,10 @@ with ``qt-privacy-ask=0``. OSWorld's VLC metrics read that file.
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -136,28 +136,15 @@ def as_player(ctx: StepContext) -> list[str]:
 
 @lru_cache(maxsize=4)
 def clip_bytes(seconds: int) -> bytes:
-    """An MP4 (MPEG-4 part 2, 160x120, 10 fps) of a white bar sliding over a colour ramp: small, made
-    here, different frame to frame so a player visibly plays it."""
-    import av
-    import numpy as np
-
-    out = io.BytesIO()
-    with av.open(out, "w", format="mp4") as container:
-        stream = container.add_stream("mpeg4", rate=10)
-        stream.width, stream.height, stream.pix_fmt = 160, 120, "yuv420p"
-        stream.bit_rate = 400_000  # sharp edges on the white bar (the default leaves blocks)
-        frames = 10 * seconds
-        for i in range(frames):
-            pixels = np.zeros((120, 160, 3), np.uint8)
-            pixels[:, :, 0] = 40 + (180 * i) // max(frames - 1, 1)
-            pixels[:, :, 2] = 120
-            x = (140 * i) // max(frames - 1, 1)
-            pixels[40:80, x:x + 20] = 255
-            for packet in stream.encode(av.VideoFrame.from_ndarray(pixels, format="rgb24")):
-                container.mux(packet)
-        for packet in stream.encode():
-            container.mux(packet)
-    return out.getvalue()
+    """vlc_clip's MP4 of ``seconds``, encoded in a child process (why: vlc_clip's docstring)."""
+    try:
+        done = subprocess.run([sys.executable, "-m", "deskact.reset_scripts.apps.vlc_clip", str(seconds)],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)
+    except subprocess.TimeoutExpired as exc:
+        raise StepFailed(f"vlc.media: encoding a {seconds} s clip took over 60 s") from exc
+    if done.returncode != 0 or not done.stdout:
+        raise StepFailed(f"vlc.media: encoding the clip failed: {done.stderr.decode(errors='replace')[-300:]}")
+    return done.stdout
 
 
 @reset_step("vlc.media")

@@ -3,8 +3,9 @@ generated clip. Starting VLC in a world is exercised by the vlc suite's validati
 
 from __future__ import annotations
 
-import io
 import shutil
+import subprocess
+import sys
 
 import pytest
 from deskact.reset_scripts.apps.vlc import seed_vlcrc, settle, vlcrc_template
@@ -46,11 +47,14 @@ def test_needs_a_display_and_the_media(ctx: StepContext) -> None:
 
 
 def test_vlc_media_writes_a_playable_clip(ctx: StepContext) -> None:
-    av = pytest.importorskip("av")
+    pytest.importorskip("av")
     run_reset("vlc.media", {"path": "clips/clip.mp4", "seconds": 2}, ctx)
-    with av.open(io.BytesIO((ctx.workspace / "clips" / "clip.mp4").read_bytes())) as container:
-        frames = list(container.decode(video=0))
-    assert len(frames) == 20 and (frames[0].width, frames[0].height) == (160, 120)
-    assert frames[0].to_ndarray(format="rgb24").mean() != frames[-1].to_ndarray(format="rgb24").mean()
+    # Decoded in a child process: FFmpeg's threads in this one would hang later tests' forked judges.
+    probe = ("import av, sys; frames = list(av.open(sys.argv[1]).decode(video=0)); "
+             "print(len(frames), frames[0].width, frames[0].height, "
+             "frames[0].to_ndarray(format='rgb24').mean() != frames[-1].to_ndarray(format='rgb24').mean())")
+    out = subprocess.run([sys.executable, "-c", probe, str(ctx.workspace / "clips" / "clip.mp4")],
+                         capture_output=True, text=True, timeout=60, check=True).stdout.split()
+    assert out == ["20", "160", "120", "True"], out
     with pytest.raises(StepFailed, match="between 1 and 60"):
         run_reset("vlc.media", {"path": "x.mp4", "seconds": 0}, ctx)
