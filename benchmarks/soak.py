@@ -1,4 +1,4 @@
-"""Soak: the built-in `os` suite and a hostile suite, run back to back in one process, several rounds.
+"""Soak: built-in suites (`os` by default, `--suites all` for every one) and a hostile suite, run back to back in one process, several rounds.
 
 The hostile suite is what issue 25 measured against the runner: an agent-written YAML alias bomb
 judged by config.value, a docx whose document part inflates to 300 MB, an xlsx declaring 3M cells,
@@ -8,7 +8,7 @@ Each round must give every task a result (nothing lost), the hostile ones ``erro
 the same statuses every round, and the runner's memory must stay flat (VmRSS after each round, and
 the peak, VmHWM).
 
-    .venv/bin/python benchmarks/soak.py [--rounds 3] [--workers 2] [--judge-repeat 200]
+    .venv/bin/python benchmarks/soak.py [--rounds 3] [--workers 2] [--judge-repeat 200] [--suites os ...|all]
 
 It first measures what running a judge in its own process costs (files.exists both ways).
 """
@@ -157,7 +157,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--judge-repeat", type=int, default=200)
+    parser.add_argument("--suites", nargs="+", default=["os"],
+                        help="built-in suites to run with the hostile one ('all': every built-in suite)")
     args = parser.parse_args()
+    if args.suites == ["all"]:
+        args.suites = sorted(p.name for p in SUITES.iterdir() if p.is_dir() and not p.name.startswith("_"))
     print("| judge | median ms | p95 ms |\n|---|---:|---:|")
     judge_overhead(args.judge_repeat)
     print()
@@ -173,7 +177,7 @@ def main() -> None:
         print("| round | tasks | results | passed | failed | error | hostile errors naming a limit or cause | s | VmRSS MB | VmHWM MB |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for round_ in range(1, args.rounds + 1):
-            opts = RunOptions(paths=[str(SUITES / "os"), str(hostile)], model="reference",
+            opts = RunOptions(paths=[*(str(SUITES / name) for name in args.suites), str(hostile)], model="reference",
                               out=Path(tmp, f"round{round_}"), workers=args.workers)
             run = Run(config, opts)
             start = time.monotonic()
