@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 
 from .common import NULL, Untranslatable, escape, step
@@ -69,6 +70,15 @@ def _check_include_exclude(env: MetricEnv, part: Part) -> None:
         env.judge("shell.output", cmd=cmd, contains=escape(text), exit_code=NULL)
     for text in rules.get("exclude", []):
         env.judge("shell.output", cmd=cmd, regex=_lacks(text), exit_code=NULL)
+    if rules.get("exclude") and not rules.get("include"):
+        # The agent must remove something OSWorld's VM image has (os-ddc75b62: uninstall Mahjongg).
+        # Where the world lacks it, doing nothing would pass: the reset checks it is there first,
+        # so such a task is an error, never a pass.
+        present = " && ".join(f"printf '%s' \"$$out\" | grep -qF -e {shlex.quote(escape(text))}"
+                              for text in rules["exclude"])  # $$: a literal $ in a deskact step
+        env.out.reset.append(step("reset", "shell.run", cmd=f"out=$$({cmd} 2>&1); {present}"))
+        env.out.notes.append("the reset checks that what the agent must remove is there at the start"
+                             " (OSWorld's image has it)")
 
 
 def _check_list(env: MetricEnv, part: Part) -> None:

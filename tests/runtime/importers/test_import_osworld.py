@@ -135,9 +135,13 @@ def test_setup_runs_under_bin_sh_as_in_osworld(imported: tuple[Path, ImportRepor
     """os-cc9d4f34 passed for a do-nothing agent when bash ran its set-up: bash's echo -e wrote a
     #!/bin/bash script, so the process never showed as '/bin/sh ./my_process.sh'."""
     task = _tasks(imported[0])["osworld-os-cc9d4f34"]
-    (run,) = [s["shell.run"] for s in task["reset"] if "shell.run" in s]
+    run, started = [s["shell.run"] for s in task["reset"] if "shell.run" in s]
     assert run["cmd"].startswith("/bin/sh -c 'echo -e") and run["cmd"].endswith(" || true")
     assert run["timeout"] == 120
+    # The judge only excludes: the reset then checks the process is there to be ended, so a world
+    # where the set-up did not start it errors instead of passing a do-nothing agent.
+    assert started["cmd"] == ("out=$$(/bin/sh -c 'ps -ef | grep my_process.sh' 2>&1); "
+                              "printf '%s' \"$$out\" | grep -qF -e '/bin/sh ./my_process.sh'")
     (judge,) = task["judge"]
     assert judge["shell.output"]["cmd"] == "/bin/sh -c 'ps -ef | grep my_process.sh'"
     assert re.escape("/bin/sh ./my_process.sh") in judge["shell.output"]["regex"]
