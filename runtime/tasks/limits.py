@@ -154,6 +154,9 @@ def _column_number(letters: bytes) -> int:
 # --- a judge in its own process --------------------------------------------------------------
 
 
+_JUDGE_LIBRARIES = ("docx", "pptx", "openpyxl", "lxml.etree", "PIL.Image")
+
+
 def run_in_child(call: Callable[[], Any], what: str, limits: LimitsConfig) -> Any:
     """``call()`` in a forked child under ``limits`` (its address space and wall-clock time); its
     result comes back pickled. Raises LimitExceeded past a limit, ``ChildFailed`` for whatever the
@@ -161,6 +164,11 @@ def run_in_child(call: Callable[[], Any], what: str, limits: LimitsConfig) -> An
     for stream in (sys.stdout, sys.stderr):  # a buffer left unflushed would be written twice
         with contextlib.suppress(Exception):
             stream.flush()
+    # A module another thread is importing when we fork stays locked in the child forever (its
+    # import lock is copied held): judges' libraries are imported here first, so no child imports them.
+    for name in _JUDGE_LIBRARIES:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
     read_end, write_end = os.pipe()
     parent = runner_pid()
     pid = os.fork()
