@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (registration)
     google,
     groups,
     image,
+    judges,
     packages,
     pptx,
     process,

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import osworld_chrome as chrome
-from .common import Untranslatable
+from .common import Untranslatable, step
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
 from .osworld_metrics_files import FILES
 from .osworld_metrics_gimp import GIMP
@@ -75,17 +75,27 @@ def translate_evaluator(evaluator: dict[str, Any], gold: GoldFetcher, agent_path
     if not evaluator.get("func"):
         out.reasons.append("func empty: the task has no evaluator")
         return out
-    if isinstance(evaluator["func"], list) and evaluator.get("conj", "and") != "and":
-        out.reasons.append(f"conj {evaluator.get('conj')}: only all-must-pass evaluator lists are translated")
+    conj = evaluator.get("conj", "and") if isinstance(evaluator["func"], list) else "and"
+    if conj not in ("and", "or"):
+        out.reasons.append(f"conj {conj}: OSWorld joins metrics by and or or only")
         return out
     env = MetricEnv(gold, agent_path, shell_text, out, cache_path)
+    alternatives: list[list[dict[str, Any]]] = []
     for part in split_parts(evaluator):
         convert = METRICS.get(str(part["func"]))
         if convert is None:
             out.reasons.append(f"func {part['func']}: no deskact judge checks the same thing")
             continue
+        before = len(out.judge)
         try:
             convert(env, part)
         except Untranslatable as exc:
             out.reasons.append(str(exc))
+        if conj == "or":  # each metric's judges become one alternative
+            alternatives.append(out.judge[before:])
+            del out.judge[before:]
+    if conj == "or" and not out.reasons:
+        # OSWorld's `or` scores the best metric and solves the task at 1: one metric at 1 is enough.
+        out.judge.append(step("judge", "judges.any", of=alternatives))
+        out.notes.append(f"conj or: {len(alternatives)} metrics became one judges.any (any one passing solves the task)")
     return out
