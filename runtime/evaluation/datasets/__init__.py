@@ -1,0 +1,1 @@
+"""Step-level datasets deskact makes and proves in its own worlds (``deskact datasets ...``)."""
