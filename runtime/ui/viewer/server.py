@@ -11,6 +11,7 @@ Routes:
 - ``/api/runs/RUN/tasks/KEY`` one task with every step and its click points
 - ``/api/compare?a=RUN&b=RUN`` tasks that changed outcome (``report.compare_runs``)
 - ``/files/RUN/PATH`` a file inside a run folder (screenshots), never outside it
+- ``/annotate`` and ``/create``: the annotation and task creator pages, their routes in ``tools.py``
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from ..report.compare import compare_runs
 from .runs import RunRef, find_runs, run_detail, run_summary, signature, task_page
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = frozenset(("viewer.js", "viewer.css"))
+STATIC_FILES = frozenset(("viewer.js", "viewer.css", "tools.css", "forms.js", "annotate.js", "creator.js"))
+PAGES = {"annotate": "annotate.html", "create": "creator.html"}
+MAX_POST = 4 * 1024 * 1024
 
 
 class NotFound(Exception):
@@ -40,9 +43,12 @@ class NotFound(Exception):
 class Viewer:
     """The state behind the handler: which roots to look in for runs."""
 
-    def __init__(self, roots: list[Path]) -> None:
+    def __init__(self, roots: list[Path], tools: dict[str, Any] | None = None) -> None:
         self.roots = [Path(r) for r in roots]
         find_runs(self.roots)  # a missing folder is an error now, not on the first page load
+        from .tools import Tools
+
+        self.tools = Tools(self, **(tools or {}))
 
     def run(self, run_id: str) -> RunRef:
         for ref in find_runs(self.roots):
@@ -59,6 +65,10 @@ class Viewer:
             return {"signature": signature(self.run(parts[1]).path)}
         if len(parts) == 4 and parts[0] == "runs" and parts[2] == "tasks":
             return task_page(self.run(parts[1]), parts[3])
+        if parts and parts[0] in ("annotate", "creator"):
+            found = self.tools.get(parts)
+            if found is not None:
+                return found
         if parts == ["compare"]:
             a, b = (self.run((query.get(k) or [""])[0]) for k in ("a", "b"))
             return compare_runs(a.path, b.path)
@@ -91,6 +101,8 @@ class _Handler(BaseHTTPRequestHandler):
         try:
             if not parts or parts == ["index.html"]:
                 self._send_file(STATIC / "index.html")
+            elif len(parts) == 1 and parts[0] in PAGES:
+                self._send_file(STATIC / PAGES[parts[0]])
             elif parts[0] == "static" and len(parts) == 2 and parts[1] in STATIC_FILES:
                 self._send_file(STATIC / parts[1])
             elif parts[0] == "api":
@@ -105,6 +117,33 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json({"error": str(exc)}, 400)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the page moved on before the answer was sent
+
+    def do_POST(self) -> None:
+        """Annotation and task creator actions: JSON from the viewer's own page only."""
+        url = urlsplit(self.path)
+        parts = [unquote(p) for p in url.path.split("/") if p]
+        port = self.server.server_port
+        own = (f"127.0.0.1:{port}", f"localhost:{port}")
+        # A foreign page can POST to loopback (a form, or fetch without reading the answer): it sends
+        # its own Origin, and it cannot send application/json without a preflight this server refuses.
+        if (self.headers.get("Host") not in own or self.headers.get("Origin") not in [f"http://{h}" for h in own]
+                or self.headers.get("Content-Type", "").split(";")[0].strip() != "application/json"):
+            self._send_json({"error": "only the viewer's own page may post here (Origin, JSON)"}, 403)
+            return
+        try:
+            size = int(self.headers.get("Content-Length") or 0)
+            if not 0 < size <= MAX_POST:
+                raise DeskactError(f"a request body of {size} bytes (at most {MAX_POST})")
+            body = json.loads(self.rfile.read(size))
+            if parts[:1] != ["api"] or (answer := self.viewer.tools.post(parts[1:], body)) is None:
+                raise NotFound(url.path)
+            self._send_json(answer)
+        except NotFound as exc:
+            self._send_json({"error": f"not found: {exc}"}, 404)
+        except (DeskactError, ValueError) as exc:
+            self._send_json({"error": str(exc)}, 400)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
     def _send_json(self, data: Any, code: int = 200) -> None:
         if isinstance(data, BaseModel):
@@ -131,8 +170,10 @@ class _Handler(BaseHTTPRequestHandler):
 class ViewerServer:
     """``deskact view``'s server on 127.0.0.1; ``start()`` serves from a thread, ``url`` says where."""
 
-    def __init__(self, roots: list[Path], port: int = 0, host: str = "127.0.0.1") -> None:
-        handler = type("Handler", (_Handler,), {"viewer": Viewer(roots)})
+    def __init__(self, roots: list[Path], port: int = 0, host: str = "127.0.0.1",
+                 tools: dict[str, Any] | None = None) -> None:
+        """``tools``: the writing pages' folders and config (``Tools``: datasets, suites, config)."""
+        handler = type("Handler", (_Handler,), {"viewer": Viewer(roots, tools)})
         self.host = host
         self.httpd = ThreadingHTTPServer((host, port), handler)
         self.httpd.daemon_threads = True
@@ -158,10 +199,11 @@ class ViewerServer:
         self.stop()
 
 
-def serve_until_interrupted(roots: list[Path], port: int, open_browser: bool, out: Any = print) -> None:
+def serve_until_interrupted(roots: list[Path], port: int, open_browser: bool, out: Any = print,
+                            tools: dict[str, Any] | None = None) -> None:
     """``deskact view``: serve, print the address, open a browser if asked, stop on Ctrl-C."""
     try:
-        server = ViewerServer(roots, port)
+        server = ViewerServer(roots, port, tools=tools)
     except OSError as exc:  # the port is taken (another viewer?)
         raise DeskactError(f"--port {port}: cannot listen on 127.0.0.1:{port} ({exc.strerror})") from exc
     server.start()

@@ -218,7 +218,7 @@
     var src = "/files/" + enc(runId) + "/" + page.trajectory.split("/").map(enc).join("/") + "/" + enc(file);
     return '<figure class="shot"' + (id ? ' id="' + id + '"' : "") + '><img src="' + src + '" alt="' + esc(caption) +
       '" data-points="' + esc(JSON.stringify(points || [])) + '"><svg></svg><figcaption>' + esc(caption) +
-      "</figcaption></figure>";
+      annotateLink(runId, page, "file", file, "annotate") + "</figcaption></figure>";
   }
 
   // Marks drawn once the image's own size is known: the points are in its pixels.
@@ -302,13 +302,19 @@
       '<h3>Steps (<span id="step-count">' + page.steps.length + "</span>)</h3>" + withVideo(runId, page, stepsHTML(runId, page));
   }
 
+  // The annotation page (annotate.js) for this screenshot or video: a grounding box, IDM labels.
+  function annotateLink(runId, page, what, file, label) {
+    return ' <a class="annotate" href="/annotate?run=' + enc(runId) + "&task=" + enc(page.key) + "&" + what + "=" +
+      enc(page.trajectory + "/" + file) + '">' + label + "</a>";
+  }
+
   // The episode video (run --record) plays beside the steps, held in view while they scroll.
   function withVideo(runId, page, steps) {
     if (!page.video || !page.trajectory) return steps;
     var src = "/files/" + enc(runId) + "/" + page.trajectory.split("/").map(enc).join("/") + "/" + enc(page.video);
     return '<div class="with-video"><div>' + steps + '</div><aside><figure class="video" id="episode-video">' +
       '<video controls preload="metadata" src="' + src + '"></video><figcaption>the episode, as recorded ' +
-      "(run --record)</figcaption></figure></aside></div>";
+      "(run --record)" + annotateLink(runId, page, "video", page.video, "label actions") + "</figcaption></figure></aside></div>";
   }
 
   function drawTask(runId, page) {
