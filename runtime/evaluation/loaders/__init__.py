@@ -1,0 +1,115 @@
+"""Loaders: published step-level datasets read into deskact datasets (runtime/evaluation/samples.py).
+
+=====================  ===========  ==========================================================
+format                 kind         what it reads
+=====================  ===========  ==========================================================
+``groundui``           ground       AgentStudio's GroundUI metadata JSONL + ``images/``
+``agentstudio-idm``    idm          AgentStudio's IDM-Single (``metadata_idm.jsonl``)
+``agentstudio-idm-multiple``  idm_clip  AgentStudio's IDM-Multiple (``metadata_idmn2n.jsonl``)
+``agentstudio-critic`` critic       AgentStudio's SuccessDetection (``metadata_success_detection.jsonl``)
+``aitw``               action_step  Android in the Wild steps: its TFRecord fields as JSON lines
+``screenagent``        action_step  ScreenAgent's dataset folders (per-step JSON + ``images/``)
+=====================  ===========  ==========================================================
+
+``load_any(path)`` reads a deskact dataset folder as it is, or any of the formats above (named,
+or found by :func:`detect`); the samples point at the published files where they are.
+``import_dataset(format, src, out)`` (``deskact datasets import``) writes a deskact dataset
+folder, with the files the samples name copied under it. What a loader could not turn into a
+sample it counts by reason, in the dataset's ``description``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from ..samples import Dataset, DatasetError, DatasetInfo, load_dataset, write_dataset
+from . import agentstudio, aitw, groundui, screenagent
+from .common import Loaded, read_records
+
+LOADERS: dict[str, Callable[[Path], Loaded]] = {
+    "groundui": groundui.load,
+    "agentstudio-idm": agentstudio.load_idm,
+    "agentstudio-idm-multiple": agentstudio.load_idm_multiple,
+    "agentstudio-critic": agentstudio.load_success_detection,
+    "aitw": aitw.load,
+    "screenagent": screenagent.load,
+}
+FORMATS = tuple(LOADERS)
+
+
+def detect(path: Path) -> str:
+    """The format of ``path`` ("deskact" for a dataset folder), from its first record's fields."""
+    path = Path(path)
+    if path.is_dir():
+        if (path / "dataset.yaml").is_file():
+            return "deskact"
+        if next((p for p in path.rglob("*.json") if _is_screenagent(p)), None) is not None:
+            return "screenagent"
+        raise DatasetError(f"{path}: neither a deskact dataset (no dataset.yaml) nor a ScreenAgent folder")
+    if path.name == "dataset.yaml":
+        return "deskact"
+    if not path.is_file():
+        raise DatasetError(f"{path}: no such file or folder")
+    if path.suffix not in (".json", ".jsonl"):
+        raise DatasetError(f"{path}: not a .json/.jsonl file; name the format ({', '.join(FORMATS)})")
+    first = next((rec for _, rec in read_records(path)), None)
+    if first is None:
+        raise DatasetError(f"{path}: no records")
+    if groundui.looks_like(first):
+        return "groundui"
+    if first.keys() >= agentstudio.IDM_KEYS:
+        return "agentstudio-idm"
+    if first.keys() >= agentstudio.TRAJECTORY_KEYS:
+        # IDM-Multiple and SuccessDetection lines have the same fields: AgentStudio tells them apart by file.
+        return "agentstudio-idm-multiple" if "idmn2n" in path.name else "agentstudio-critic"
+    if aitw.looks_like(first):
+        return "aitw"
+    if screenagent.looks_like(first):
+        return "screenagent"
+    raise DatasetError(f"{path}: fields {sorted(first)[:8]} match no known format ({', '.join(FORMATS)})")
+
+
+def _is_screenagent(path: Path) -> bool:
+    try:
+        return any(screenagent.looks_like(rec) for _, rec in read_records(path))
+    except DatasetError:
+        return False
+
+
+def load_format(fmt: str, src: Path) -> Loaded:
+    if fmt not in LOADERS:
+        raise DatasetError(f"unknown dataset format {fmt!r} (known: {', '.join(FORMATS)})")
+    out = LOADERS[fmt](Path(src))
+    if not out.samples:
+        raise DatasetError(f"{src}: no samples read as {fmt}" + (f" ({out.description()})" if out.skipped else ""))
+    return out
+
+
+def load_any(path: str | Path, fmt: str | None = None) -> Dataset:
+    """A deskact dataset folder, or a published dataset file/folder read in place (format detected if not given)."""
+    path = Path(path)
+    fmt = fmt or detect(path)
+    if fmt == "deskact":
+        return load_dataset(path)
+    return load_format(fmt, path).dataset()
+
+
+def import_dataset(fmt: str | None, src: str | Path, out: str | Path, name: str | None = None) -> DatasetInfo:
+    """Read ``src`` and write it as a deskact dataset folder ``out`` (files copied under it, same relative paths)."""
+    src, out = Path(src), Path(out)
+    loaded = load_format(fmt or detect(src), src)
+    if (out / "samples.jsonl").exists() and out.resolve() != loaded.root.resolve():
+        raise DatasetError(f"{out}: already holds a dataset (samples.jsonl); choose an empty folder")
+    for rel in sorted({f for s in loaded.samples for f in s.files()}):
+        target = out / rel
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(loaded.root / rel, target)
+    kind = loaded.kind
+    return write_dataset(out, loaded.samples, kind=kind, name=name or loaded.name, source=loaded.source,
+                         description=loaded.description())
+
+
+__all__ = ["FORMATS", "LOADERS", "detect", "import_dataset", "load_any", "load_format"]
