@@ -241,9 +241,12 @@ class Episode:
             self.watch.events()
             self.watch.pointer_moved()
             self.watch.clear()
+        # Frames are stamped when their grab began, on CLOCK_MONOTONIC from ``started``: the input
+        # log (input_log.py) stamps events on the same clock, so a frame stamped before an event
+        # was grabbed before it.
+        self.started = time.monotonic()
         first = self.grab()
         self.height, self.width = first.shape[0] * 2 // 3, first.shape[1]
-        self.started = time.monotonic()
         self.container = av.open(str(path), mode="w")
         stream = self.stream = self.container.add_stream("libx264", rate=round(fps))
         stream.width, stream.height, stream.pix_fmt = self.width, self.height, "yuv420p"
@@ -256,7 +259,7 @@ class Episode:
         stream.codec_context.options = {"preset": "ultrafast", "crf": "30", "threads": "1"}
         self.previous: np.ndarray | None = None
         self.frames = self.grabs = self.ticks = self.last_pts = 0
-        self.add(first)
+        self.add(first, self.started)
         self.next_grab = self.started + self.interval
         self.next_poll = self.started + self.poll_interval
 
@@ -270,9 +273,9 @@ class Episode:
             return max(0.0, self.next_grab - now), False
         return max(0.0, self.next_poll - now), True
 
-    def encode(self, yuv: np.ndarray) -> None:
+    def encode(self, yuv: np.ndarray, grabbed: float | None = None) -> None:
         frame = av.VideoFrame.from_ndarray(yuv, format="yuv420p")
-        now = int((time.monotonic() - self.started) * 1000)
+        now = int(((time.monotonic() if grabbed is None else grabbed) - self.started) * 1000)
         frame.pts = self.last_pts = max(now, self.last_pts + 1) if self.frames else now
         frame.time_base = MILLISECONDS
         for packet in self.stream.encode(frame):
@@ -306,12 +309,13 @@ class Episode:
             # socket's readiness would not show them: drawing since the clear means another grab.
             self.dirty = self.watch.events()
         self.next_grab += self.interval
-        self.add(self.grab())
+        grabbed = time.monotonic()
+        self.add(self.grab(), grabbed)
 
-    def add(self, yuv: np.ndarray) -> None:
+    def add(self, yuv: np.ndarray, grabbed: float) -> None:
         self.grabs += 1
         if self.previous is None or not np.array_equal(yuv, self.previous):
-            self.encode(yuv)
+            self.encode(yuv, grabbed)
             self.previous = yuv
 
     def finish(self, startup_cpu_s: float) -> dict[str, Any]:
@@ -325,7 +329,8 @@ class Episode:
         return {"frames": self.frames, "ticks": self.ticks, "grabs": self.grabs, "width": self.width,
                 "height": self.height, "duration_s": round(time.monotonic() - self.started, 3),
                 "cpu_s": round(now - self.cpu_start, 3), "process_cpu_s": round(now, 3),
-                "startup_cpu_s": round(startup_cpu_s, 3), "process_id": os.getpid()}
+                "startup_cpu_s": round(startup_cpu_s, 3), "process_id": os.getpid(),
+                "started_monotonic": self.started}
 
 
 def serve(display: str) -> int:

@@ -17,6 +17,10 @@ still screen costs nothing but a pointer poll a second, and nothing is
 encoded: the file has variable frame timing.
 Each episode's counts and CPU time, and the recorder process's own CPU since
 it started, go next to its video (``episode.mp4.json``).
+
+Every input event of the episode (pointer, buttons, keys with the text they type, wheel) goes
+into ``input.jsonl`` beside the video (``input_log.py``, a thread of the runner reading the X
+server's RECORD extension), on the clock the frames are stamped on (``started_monotonic``).
 """
 
 from __future__ import annotations
@@ -58,6 +62,9 @@ class VideoStats(BaseModel):
     """The part of ``process_cpu_s`` spent before the process could take its first command."""
     process_id: int
     """The recorder process (one per display): group episodes by it to sum whole processes."""
+    started_monotonic: float | None = None
+    """``CLOCK_MONOTONIC`` seconds of the first frame: a frame stamped ``pts`` ms was grabbed at
+    ``started_monotonic + pts / 1000``, the clock of the input log's events (``input_log.py``)."""
 
 
 class _Recorder:
@@ -122,23 +129,31 @@ def _recorder(display: str) -> _Recorder:
 
 
 class Recording:
-    """One episode being recorded; ``stop()`` finishes its file."""
+    """One episode being recorded; ``stop()`` finishes its file (and its input log, if any)."""
 
-    def __init__(self, recorder: _Recorder, path: Path) -> None:
+    def __init__(self, recorder: _Recorder, path: Path, input_log: Any = None) -> None:
         self.recorder, self.path = recorder, path
+        self.input_log = input_log
+        """The episode's ``input_log.Logger`` (``input.jsonl`` next to the video), or None."""
 
     def stop(self, timeout: float = 60.0) -> str | None:
         """Finish the video; None when it was written, else why not."""
+        problems = []
+        if self.input_log is not None:
+            summary = self.input_log.stop()
+            if summary.error:
+                problems.append(f"the input log ended early ({summary.error}): {self.input_log.path} may be cut")
         with self.recorder.lock:
             answer = self.recorder.ask("stop", timeout)
         if answer != "done":
-            return f"the episode video recorder failed ({answer or self.recorder.error()}): {self.path} may be cut"
-        return None
+            problems.append(f"the episode video recorder failed ({answer or self.recorder.error()}): {self.path} may be cut")
+        return "; ".join(problems) or None
 
 
 def start(display: str | None, folder: Path, fps: float, max_width: int, max_height: int,
-          timeout: float = 120.0) -> Recording | None:
-    """Start recording ``display`` into ``folder/episode.mp4`` (None when there is no display).
+          timeout: float = 120.0, input_log: bool = True) -> Recording | None:
+    """Start recording ``display`` into ``folder/episode.mp4`` (None when there is no display),
+    and, with ``input_log``, every input event into ``folder/input.jsonl`` (``input_log.py``).
 
     Returns once the first frame is encoded (the first call also waits for the
     recorder process to start)."""
@@ -151,7 +166,16 @@ def start(display: str | None, folder: Path, fps: float, max_width: int, max_hei
         answer = recorder.ask(f"start {fps} {max_width} {max_height} {path}", timeout)
     if answer != "recording":
         raise RuntimeError(f"the episode video recorder for {display} did not start ({answer or recorder.error()})")
-    return Recording(recorder, path)
+    logger = None
+    if input_log:
+        from . import input_log as input_log_mod  # python-xlib: imported only when recording
+
+        try:
+            logger = input_log_mod.start(display, folder / input_log_mod.LOG_FILE)
+        except BaseException:
+            Recording(recorder, path).stop(timeout)
+            raise
+    return Recording(recorder, path, logger)
 
 
 def start_video(env: Any, folder: Path) -> Recording | None:
