@@ -23,6 +23,9 @@ NOVNC_DIRS = (Path("/usr/share/novnc"), Path("/usr/share/webapps/novnc"))
 # view_only: a person watching must not type into an agent's run by accident;
 # resize=scale: the whole screen fits the browser window.
 PAGE = "vnc.html?autoconnect=1&view_only=1&resize=scale&reconnect=1"
+# The same page with input: ``deskact record`` (runtime/record/) has a person act on the display.
+# x11vnc itself takes input from any client that knows the password; view_only is noVNC's.
+INPUT_PAGE = "vnc.html?autoconnect=1&resize=scale&reconnect=1"
 
 
 def novnc_dir() -> Path:
@@ -47,9 +50,10 @@ def websockify_argv(web_port: int, vnc_port: int) -> list[str]:
             "--auth-source", " ".join(page_origins(web_port)), f"127.0.0.1:{web_port}", f"127.0.0.1:{vnc_port}"]
 
 
-def page_url(web_port: int, password: str | None = None) -> str:
+def page_url(web_port: int, password: str | None = None, view_only: bool = True) -> str:
+    """The noVNC page's address; ``view_only=False`` sends the browser's mouse and keyboard to the display."""
     secret = f"&password={quote(password, safe='')}" if password else ""
-    return f"http://127.0.0.1:{web_port}/{PAGE}{secret}"
+    return f"http://127.0.0.1:{web_port}/{PAGE if view_only else INPUT_PAGE}{secret}"
 
 
 def listening(port: int) -> bool:
