@@ -17,6 +17,7 @@ from . import (  # noqa: F401  (registration)
     image,
     judges,
     packages,
+    pdf,
     pptx,
     process,
     shell,

@@ -16,6 +16,7 @@ LIBRARIES=(
   "numpy>=1.26,<2" "pandas>=2.2,<2.3" "Pillow~=11.0.0"
   python-docx python-pptx openpyxl odfpy lxml cssselect rapidfuzz
   xmltodict tldextract pdfplumber formulas PyYAML PyPDF2 scikit-image
+  pymupdf  # chrome.py's compare_pdfs reads PDF text with it (fitz)
 )
 stamp=$VENV/.conformance-installed
 want="${PACKAGES[*]} ${LIBRARIES[*]}"

@@ -131,6 +131,14 @@ def _compare_image_list(env: MetricEnv, part: Part) -> None:
     env.judge("image.identical", path=path, reference=reference)
 
 
+def _compare_pdfs(env: MetricEnv, part: Part) -> None:
+    """rapidfuzz's ratio of the two PDFs' texts is 1 only for equal texts (two empty ones too); a
+    missing or unreadable file scores 0. Lists of PDFs (a mean over pairs) are not translated."""
+    needs_judge(part["func"], "pdf.same_text")
+    path, reference = result_and_gold(env, part)
+    env.judge("pdf.same_text", path=path, reference=reference)
+
+
 FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "exact_match": _exact_match,
     "check_include_exclude": _check_include_exclude,
@@ -143,4 +151,5 @@ FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "compare_result_files": _compare_result_files,
     "compare_images": _compare_images,
     "compare_image_list": _compare_image_list,
+    "compare_pdfs": _compare_pdfs,
 }

@@ -78,7 +78,7 @@ def test_office_files_with_their_options() -> None:
       "expected": {"type": "rule", "rules": {"expect": ["x"]}}}, "gives no place for set-up commands' output"),
     ({"func": "compare_images", "result": FILE, "expected": GOLD, "options": {"reference_base_result": 0.9}},
      "option reference_base_result scores the gain"),
-    ({"func": ["exact_match", "exact_match"], "conj": "or"}, "conj or"),
+    ({"func": ["exact_match", "exact_match"], "conj": "xor"}, "conj xor"),
     ({"func": "check_gnome_favorite_apps"}, "func check_gnome_favorite_apps: no deskact judge"),
     ({"func": ""}, "func empty"),
     ("evaluation_dir", "is not an evaluator object"),

@@ -10,7 +10,7 @@ packages above them are made as empty modules whose ``__path__`` points at the r
 ``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
 Modules a metric file imports at its top for functions no translated metric calls are stubbed
 (a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), bs4, fitz and borb
-(chrome.py's HTML parsing of live pages, its PDF comparison), and the audio and
+(chrome.py's HTML parsing of live pages, its PDF comparison where PyMuPDF is missing), and the audio and
 video libraries of vlc.py and gimp.py (acoustid, librosa, fastdtw, cv2, imagehash) beside their
 compare_images and compare_image_list, which need only PIL, numpy and scikit-image (installed).
 """
@@ -54,7 +54,10 @@ def setup() -> None:
     # chrome.py parses live pages' HTML (bs4) and compares PDFs (fitz, borb); its translated
     # metrics do neither.
     _stub("bs4", BeautifulSoup=_unavailable, Tag=type("Tag", (), {}))
-    _stub("fitz", open=_unavailable)
+    try:  # PyMuPDF, for compare_pdfs (setup_conformance.sh installs it); without it, a stub
+        importlib.import_module("fitz")
+    except ImportError:
+        _stub("fitz", open=_unavailable)
     _stub("borb")
     _stub("borb.pdf", Document=_unavailable, PDF=_unavailable)
     for name in ("acoustid", "librosa", "fastdtw", "cv2", "imagehash"):
