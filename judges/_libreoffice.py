@@ -24,8 +24,8 @@ _lock = threading.Lock()  # one headless soffice per profile at a time (and floc
 
 def _profile() -> Path:
     """A profile of our own per runner: a desktop soffice on the same profile would swallow the call.
-    Judges' child processes share their runner's, which removes it at exit (this module is imported
-    there too: limits.run_in_child imports what a judge's child did)."""
+    Judges' child processes share their runner's, which removes it at exit (the runner imports this
+    module with the xlsx judges)."""
     return Path(tempfile.gettempdir()) / f"deskact-lo-headless-{os.getuid()}-{runner_pid()}"
 
 

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from ..agent.models import make_model
 from ..agent.models.base import Model
 from ..config import Config
+from ..tasks import judge_server
 from ..tasks.steps import load_plugins
 from ..tasks.task import Task
 from ..world import kernel
@@ -86,6 +87,8 @@ class TaskActor:
         os.environ.update(keys or {})
         self.config = config
         self.worker_id, self.display = worker_id, display
+        if config.limits.isolate_judges:
+            judge_server.start_early()  # before the worker's threads: judges' children are forked from it
         self.worker = Worker(config, worker_id)
         model = model_factory() if model_factory is not None else make_model(model_name, config)
         self.model = limit_model(model, config, slots)

@@ -28,6 +28,7 @@ from ..agent.models import make_model
 from ..agent.models.base import Model
 from ..config import Config
 from ..errors import DeskactError, TaskError
+from ..tasks import judge_server
 from ..tasks.feedback import join_feedback
 from ..tasks.task import InvalidTask, Task, load_tasks
 from ..world import kernel
@@ -286,6 +287,8 @@ class Run:
     def execute(self) -> list[TaskResult]:
         opts = self.options
         todo, results, writer, record = self.begin()
+        if self.config.limits.isolate_judges:
+            judge_server.start_early()  # judges' children are forked from it: never from a busy runner
         work: queue.Queue[tuple[Task, int]] = queue.Queue()
         for t in todo:
             work.put(t)

@@ -11,7 +11,6 @@ Whatever crosses a limit ends as an ``error`` verdict naming the limit: the run 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import os
 import pickle
@@ -154,39 +153,34 @@ def _column_number(letters: bytes) -> int:
 # --- a judge in its own process --------------------------------------------------------------
 
 
-_JUDGE_LIBRARIES = ("docx", "pptx", "openpyxl", "lxml.etree", "PIL.Image")
+def set_runner_pid(pid: int) -> None:
+    """In a judge's child: the runner it works for (``runner_pid``)."""
+    global _runner_pid
+    _runner_pid = pid
 
 
-def run_in_child(call: Callable[[], Any], what: str, limits: LimitsConfig) -> Any:
-    """``call()`` in a forked child under ``limits`` (its address space and wall-clock time); its
+def run_in_child(name: str, params: dict[str, Any], ctx: Any, what: str, limits: LimitsConfig) -> Any:
+    """Judge ``name`` in a child process under ``limits`` (its address space and wall-clock time),
+    forked by the judge server (``judge_server.py``: never from this multi-threaded process); its
     result comes back pickled. Raises LimitExceeded past a limit, ``ChildFailed`` for whatever the
-    child raised (BaseException included: a judge's SystemExit ends the child, not the run)."""
-    for stream in (sys.stdout, sys.stderr):  # a buffer left unflushed would be written twice
-        with contextlib.suppress(Exception):
-            stream.flush()
-    # A module another thread is importing when we fork stays locked in the child forever (its
-    # import lock is copied held): judges' libraries are imported here first, so no child imports them.
-    for name in _JUDGE_LIBRARIES:
-        with contextlib.suppress(ImportError):
-            importlib.import_module(name)
+    child raised (BaseException included: a judge's SystemExit ends the child, not the run).
+    Returns a ``judge_server.NeedsRunner`` instance when the judge needs what only the runner has."""
+    from . import judge_server
+    from .steps import lookup
+
+    request = pickle.dumps((name, params, judge_server.child_context(ctx), limits, runner_pid()))
     read_end, write_end = os.pipe()
-    parent = runner_pid()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
-        global _runner_pid
-        _runner_pid = parent
-        os.close(read_end)
-        _child(call, write_end, limits)
-    os.close(write_end)
     try:
-        reply = _collect(read_end, pid, what, limits)
+        pid = _spawn(judge_server, name, lookup("judge", name), request, write_end)
+    finally:
+        os.close(write_end)
+    try:
+        kind, value = _collect(read_end, what, limits)
     except BaseException:
         _kill(pid)  # Ctrl-C or a limit: the child and anything it started go too
         raise
     finally:
         os.close(read_end)
-    kind, value, imported = reply
-    _import_too(imported)
     if kind == "ok":
         return value
     if kind == "memory":
@@ -194,29 +188,40 @@ def run_in_child(call: Callable[[], Any], what: str, limits: LimitsConfig) -> An
     raise ChildFailed(value)
 
 
+def _spawn(judge_server: Any, name: str, spec: Any, request: bytes, write_end: int) -> int:
+    for attempt in (1, 2):  # a server that died (killed from outside) is forked again, once
+        server = judge_server.server_for(name, spec)
+        try:
+            return int(server.spawn(request, write_end))
+        except (OSError, EOFError):
+            judge_server.drop(server)
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
 class ChildFailed(Exception):
     """What a judge's child process raised, as ``Type: message``."""
 
 
-def _child(call: Callable[[], Any], write_end: int, limits: LimitsConfig) -> None:
+def child_main(call: Callable[[], Any], write_end: int, limits: LimitsConfig) -> None:
+    """A judge's child: ``call()`` under the memory limit, its reply written to ``write_end``."""
     code = 0
     try:
         os.setpgid(0, 0)  # its own group: a limit kills whatever the judge started, too
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         _limit_memory(limits.judge_memory_mb * MB)
-        before = set(sys.modules)
         try:
             reply: tuple[str, Any] = ("ok", call())
         except MemoryError:
             reply = ("memory", "")
         except BaseException as exc:  # noqa: BLE001 - SystemExit, KeyboardInterrupt: this task's error
             reply = ("raised", f"{type(exc).__name__}: {exc}")
-        imported = sorted(set(sys.modules) - before)
         try:
-            payload = pickle.dumps((*reply, imported))
+            payload = pickle.dumps(reply)
         except Exception as exc:  # noqa: BLE001 - a verdict that cannot travel is the judge's error
-            payload = pickle.dumps(("raised", f"its result cannot be sent back: {type(exc).__name__}: {exc}", imported))
+            payload = pickle.dumps(("raised", f"its result cannot be sent back: {type(exc).__name__}: {exc}"))
         with os.fdopen(write_end, "wb") as out:
             out.write(payload)
         for stream in (sys.stdout, sys.stderr):
@@ -228,8 +233,8 @@ def _child(call: Callable[[], Any], write_end: int, limits: LimitsConfig) -> Non
 
 
 def _limit_memory(extra: int) -> None:
-    """Address space: what the runner already mapped (inherited) plus ``extra``; only the soft limit,
-    so the judge's own tools (LibreOffice) may raise it back."""
+    """Address space: what the process already mapped (inherited) plus ``extra``; only the soft
+    limit, so the judge's own tools (LibreOffice) may raise it back."""
     mapped = 0
     with open("/proc/self/status") as status:
         for line in status:
@@ -242,7 +247,7 @@ def _limit_memory(extra: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
 
 
-def _collect(read_end: int, pid: int, what: str, limits: LimitsConfig) -> tuple[str, Any, list[str]]:
+def _collect(read_end: int, what: str, limits: LimitsConfig) -> tuple[str, Any]:
     deadline = time.monotonic() + limits.judge_seconds
     chunks: list[bytes] = []
     size = 0
@@ -260,25 +265,11 @@ def _collect(read_end: int, pid: int, what: str, limits: LimitsConfig) -> tuple[
         if size > _REPLY_MAX:
             raise LimitExceeded(f"{what} sent back more than {_REPLY_MAX // MB} MB")
         chunks.append(chunk)
-    _, status = os.waitpid(pid, 0)
     if not chunks:
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            cause = " (out of memory?)" if sig in (signal.SIGKILL, signal.SIGSEGV, signal.SIGABRT) else ""
-            raise ChildFailed(f"its process died of signal {signal.Signals(sig).name}{cause}"
-                              f" (limits.judge_memory_mb = {limits.judge_memory_mb} MB)")
-        raise ChildFailed(f"its process ended with exit status {os.waitstatus_to_exitcode(status)} and no verdict")
-    kind, value, imported = pickle.loads(b"".join(chunks))
-    return str(kind), value, list(imported)
-
-
-def _import_too(names: list[str]) -> None:
-    """Import here what a judge's child imported (python-docx, openpyxl: a second or more each under
-    load), so the next judge's child starts with it instead of importing it again."""
-    for name in names:
-        if name not in sys.modules:
-            with contextlib.suppress(Exception):
-                importlib.import_module(name)
+        raise ChildFailed("its process ended without a verdict: killed or crashed (out of memory?"
+                          f" limits.judge_memory_mb = {limits.judge_memory_mb} MB)")
+    kind, value = pickle.loads(b"".join(chunks))
+    return str(kind), value
 
 
 def _kill(pid: int) -> None:
@@ -286,5 +277,3 @@ def _kill(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)

@@ -33,6 +33,7 @@ from ..errors import DeskactError
 from ..world.rooted import RESOLVE_BENEATH, Root
 from . import limits
 from .feedback import relative_to_workspace
+from .judge_server import NeedsRunner
 from .step_paths import StepPath
 
 
@@ -375,7 +376,11 @@ def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
 def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
     """Run a judge under ``config.limits`` (in a child process of its own unless
     ``limits.isolate_judges`` is off, or when already inside a judge: a judge of judges); an
-    exception or a limit crossed becomes an error verdict that names the judge."""
+    exception or a limit crossed becomes an error verdict that names the judge.
+
+    A judge that needs the runner's own objects (``ctx.world.run``, ``ctx.services``) runs in a
+    runner thread instead, within the time limit only; it is remembered, so its later calls go
+    there directly."""
     expanded = expand(params, ctx.placeholders())
     step_limits = limits.of(ctx.config)
     isolated = step_limits.isolate_judges and hasattr(os, "fork") and limits.current() is None
@@ -385,8 +390,17 @@ def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
             return lookup("judge", name).call(ctx, params)
 
     try:
-        lookup("judge", name)  # an unknown name is reported here, without a process for it
-        verdict = limits.run_in_child(call, f"judge `{name}`", step_limits) if isolated else call()
+        spec = lookup("judge", name)  # an unknown name is reported here, without a process for it
+        what = f"judge `{name}`"
+        if isolated and _NEEDS_RUNNER.get(name) is not spec:
+            verdict = limits.run_in_child(name, params, ctx, what, step_limits)
+            if isinstance(verdict, NeedsRunner):
+                _NEEDS_RUNNER[name] = spec
+                verdict = _in_thread(call, what, step_limits.judge_seconds)
+        elif isolated:
+            verdict = _in_thread(call, what, step_limits.judge_seconds)
+        else:
+            verdict = call()
         if not isinstance(verdict, Verdict):
             raise TypeError(f"judge returned {type(verdict).__name__}, not a Verdict")
     except limits.LimitExceeded as exc:
@@ -408,3 +422,28 @@ def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
     verdict.params = expanded
     verdict.feedback = relative_to_workspace(verdict.feedback, ctx.workspace)  # as the task names its files
     return verdict
+
+
+_NEEDS_RUNNER: dict[str, StepSpec] = {}
+"""Judges that reached for the runner's own objects from their child (``judge_server.NeedsRunner``)."""
+
+
+def _in_thread(call: Callable[[], Any], what: str, seconds: float) -> Any:
+    """``call()`` in a thread of its own, given up past ``seconds`` (a thread cannot be killed)."""
+    outcome: list[Any] = []
+    raised: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            outcome.append(call())
+        except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
+            raised.append(exc)
+
+    worker = threading.Thread(target=work, name=what, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise limits.LimitExceeded(f"{what} ran past limits.judge_seconds = {seconds:g} s: given up")
+    if raised:
+        raise raised[0]
+    return outcome[0]
