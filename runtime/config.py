@@ -292,8 +292,8 @@ class LimitsConfig(Section):
     reset_seconds: float = Field(600.0, gt=0, allow_inf_nan=False)
     """Wall-clock limit of one reset, before_judge or cleanup step (past it the task ends as an error)."""
     isolate_judges: bool = True
-    """Run each judge in a forked child process (the time and memory limits need it); false = in the
-    runner's thread, with only the size checks."""
+    """Run each judge in a child process of its own, forked by the judge server (the time and memory
+    limits need it); false = in the runner's thread, with only the size checks."""
     file_mb: int = Field(64, gt=0)
     """Largest file a judge reads whole (text, JSON, YAML, CSV, config files, images)."""
     zip_mb: int = Field(256, gt=0)

@@ -2,7 +2,7 @@
 
 The runner, its judges and per-worker services share one process, and a judge reads files the agent
 wrote: a 1 KB YAML alias bomb, a zip of a few KB that inflates to gigabytes, a sheet of millions of
-cells. So each judge runs in a forked child process (``run_in_child``) with an address-space limit,
+cells. So each judge runs in a child process (``run_in_child``, forked by ``judge_server``) with an address-space limit,
 killed past its wall-clock limit, and sends its verdict back through a pipe; and every file it reads
 through ``ctx.path`` is checked against the size limits (``check_read``) before it is parsed.
 Whatever crosses a limit ends as an ``error`` verdict naming the limit: the run goes on.
