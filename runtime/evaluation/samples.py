@@ -176,11 +176,15 @@ class Action(_Strict):
         return self
 
     def short(self) -> str:
-        """One line for tables and logs: ``click(120, 45)``, ``type('hi')``, ``hotkey(ctrl+c)``."""
+        """One line for tables and logs: ``click(120, 45)``, ``type('hi')``, ``hotkey(ctrl+c)``.
+        (Also for an action built without validation, whose fields may be missing.)"""
+        def n(v: float | None) -> str:
+            return "?" if v is None else f"{v:g}"
+
         if self.kind == "drag":
-            return f"drag({self.x:g}, {self.y:g} -> {self.x2:g}, {self.y2:g})"
+            return f"drag({n(self.x)}, {n(self.y)} -> {n(self.x2)}, {n(self.y2)})"
         if self.kind in POINT_KINDS:
-            return f"{self.kind}({self.x:g}, {self.y:g})"
+            return f"{self.kind}({n(self.x)}, {n(self.y)})"
         if self.kind == "type":
             return f"type({self.text!r})"
         if self.kind in ("key", "hotkey"):
