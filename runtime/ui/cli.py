@@ -399,6 +399,32 @@ def display_up_cmd(
 
 
 
+@app.command("eval")
+def eval_cmd(
+    datasets: list[Path] = typer.Argument(..., help="Dataset folders (dataset.yaml + samples.jsonl; docs/evaluation.md)."),
+    model: str = typer.Option(..., "--model", "-m", help="reference (the oracle), noop, centre, majority, or provider/model."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Samples asked at once (threads, one model each)."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runs/eval-MODEL-TIME)."),
+    resume: bool = typer.Option(False, "--resume", help="Keep the samples already scored in OUT/results.jsonl."),
+    limit: int | None = typer.Option(None, "--limit", help="Only the first N samples of each dataset."),
+    config: Path | None = ConfigOpt,
+) -> None:
+    """Score a model on step-level datasets (grounding, IDM, critic, action steps); see docs/evaluation.md."""
+    from ..evaluation.eval_run import EvalOptions
+    from .eval_cmd import default_out, eval_command
+
+    check_workers(workers)
+    if limit is not None and limit < 1:
+        fail(DeskactError(f"--limit {limit}: must be at least 1 (samples per dataset)"))
+    try:
+        opts = EvalOptions(datasets=[str(d) for d in datasets], model=model, out=out or default_out(model),
+                           workers=workers, resume=resume, limit=limit, command=["deskact", *sys.argv[1:]])
+        code = eval_command(console, output_console(), config_from(config), opts)
+    except DeskactError as exc:
+        fail(exc)
+    raise typer.Exit(code)
+
+
 @app.command("report")
 def report_cmd(run_dir: Path = typer.Argument(..., help="A run folder (holds results.jsonl).")) -> None:
     """Write the static HTML report of a run (RUN_DIR/report/index.html); print its path."""
