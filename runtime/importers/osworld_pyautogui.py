@@ -1,11 +1,13 @@
 """OSWorld's pyautogui set-up scripts (``python -c "import pyautogui; ..."``), read call by call.
 
-OSWorld presses keys and clicks on its VM's screen during set-up and before judging. deskact
-translates what does not depend on the screen's layout: keys and typed text go to the focused
-window, so they become ``xdotool`` commands in the task's world, in the same order and with the
-same pauses. A click in the screen's centre only gives the app focus (apps.open already does);
-any other click, drag or scroll lands on whatever OSWorld's 1920x1080 layout had there, which
-deskact's windows do not reproduce, so such scripts are report reasons.
+OSWorld presses keys and clicks on its VM's screen during set-up and before judging. Keys and
+typed text go to the focused window, so they become ``xdotool`` commands in the task's world, in
+the same order and with the same pauses. A single click in the screen's centre only gives the app
+focus (apps.open already does) and is dropped. Other clicks and double clicks at coordinates,
+mouse button presses where the pointer is, and wheel scrolls become xdotool's, at the same
+coordinates: deskact's screen is OSWorld's 1920x1080 and the app's window fills it, though what
+lies at a point (a slide thumbnail, a text box) follows deskact's layout, not the VM's (a note says
+so). Drags and typing into a GNOME terminal stay report reasons.
 """
 
 from __future__ import annotations
@@ -64,9 +66,37 @@ def _keysym(key: str) -> str | None:
     return key if len(key) == 1 else _XDOTOOL_KEYS.get(key.lower())
 
 
+_POINTER = {"click", "doubleClick", "mouseDown", "mouseUp", "scroll", "moveTo"}
+_XY = re.compile(r"\s*(?:x\s*=\s*)?(\d+)\s*,\s*(?:y\s*=\s*)?(\d+)\s*")
+
+
+def _pointer(f: str, args: str) -> str | None:
+    """xdotool for a click or double click (left button) at a point, a left-button press or release
+    where the pointer is, a wheel scroll where it is (pyautogui: positive up, X button 4), a move."""
+    if f == "scroll":
+        amount = re.fullmatch(r"\s*(-?\d+)\s*", args)
+        if amount is None or int(amount.group(1)) == 0:
+            return None
+        clicks = int(amount.group(1))
+        return f"xdotool click --repeat {abs(clicks)} --delay 50 {4 if clicks > 0 else 5}"
+    if f in ("mouseDown", "mouseUp"):
+        return None if args.strip() else f"xdotool {f.lower()} 1"
+    point = _XY.fullmatch(args)
+    if point is None:  # other buttons, click counts, durations: not read
+        return None
+    move = f"xdotool mousemove {point.group(1)} {point.group(2)}"
+    return {"moveTo": move, "click": f"{move} click 1",
+            "doubleClick": f"{move} click --repeat 2 --delay 80 1"}[f]
+
+
+def pointer_calls(command: str | list[str]) -> list[str]:
+    """The pointer calls (clicks at coordinates, button presses, scrolls) a translated script makes."""
+    return [f"{f}({a})" for f, a in calls(command) or [] if f in _POINTER and not _centre_click(f, a)]
+
+
 def xdotool(command: str | list[str]) -> str | None:
-    """The script as xdotool commands joined by ``&&`` (pauses kept), or None when it clicks, drags or
-    scrolls, or names a key this table does not know."""
+    """The script as xdotool commands joined by ``&&`` (pauses kept), or None when it drags, calls
+    something else, or names a key this table does not know."""
     out: list[str] = []
     for f, args in calls(command) or []:
         keys = [_keysym(k) for k in _quoted(args)]
@@ -80,6 +110,11 @@ def xdotool(command: str | list[str]) -> str | None:
             out.append(f"xdotool type --delay 20 {shlex.quote(_quoted(args)[0])}")
         elif f == "hotkey" and keys and None not in keys:
             out.append("xdotool key " + "+".join(k for k in keys if k))
+        elif f in _POINTER:
+            action = _pointer(f, args)
+            if action is None:
+                return None
+            out.append(action)
         elif f == "press" and keys and None not in keys:
             repeat = re.search(r"presses\s*=\s*(\d+)", args)
             times = f"--repeat {repeat.group(1)} --delay 10 " if repeat else ""

@@ -206,10 +206,14 @@ class Setup:
             # Keys go to the focused window of the task's display; OSWorld ignores the script's exit code.
             into.append(step("reset", "shell.run", cmd=escape(f"{pyautogui.xdotool(cmd)} || true"), timeout=SHELL_TIMEOUT))
             self.needs_world = self.keys = True
+            pointer = pyautogui.pointer_calls(cmd)
+            if pointer:
+                self.notes.append(f"{where} pyautogui {', '.join(pointer)} became xdotool's at the same points of the"
+                                  " same 1920x1080 screen: what lies there is deskact's layout of the app"[:300])
             return
         if kind is not None:
             found = ", ".join(f"{f}({a})" for f, a in pyautogui.calls(cmd) or [] if not f.startswith("time."))
-            raise Untranslatable(f"pyautogui script: {where} clicks at coordinates, scrolls or types into"
+            raise Untranslatable(f"pyautogui script: {where} drags, calls what xdotool is not given, or types into"
                                  f" a GNOME terminal: {found}"[:300])
         if chrome.chrome_command(self, cmd, into, where):
             return
