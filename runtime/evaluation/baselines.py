@@ -48,7 +48,9 @@ def _call(action: Action, scale: float) -> str:
 
 
 def _point(x: float, y: float, scale: float) -> str:
-    return f"({round(x * scale, 1):g}, {round(y * scale, 1):g})"
+    from .prompts import num
+
+    return f"({num(x * scale)}, {num(y * scale)})"
 
 
 def _size(sample: SampleT) -> tuple[int, int]:

@@ -115,14 +115,16 @@ def clip_frames(path: Path, start: float, end: float | None, count: int = MAX_CL
 
 # ----------------------------------------------------------------------------- formatting
 
-def _num(value: float) -> str:
-    return f"{round(value, 1):g}"
+def num(value: float) -> str:
+    """A coordinate as written to the model: up to 3 decimals, no trailing zeros (the oracle's
+    answers must map back into boxes a pixel wide)."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def action_call(action: Action, scale: float = 1.0) -> str:
     """The action as the call a model answers with, its coordinates scaled to the model's image."""
     def pt(x: float | None, y: float | None) -> str:
-        return f"{_num((x or 0) * scale)}, {_num((y or 0) * scale)}"
+        return f"{num((x or 0) * scale)}, {num((y or 0) * scale)}"
 
     kind = action.kind
     if kind == "drag":
@@ -238,7 +240,8 @@ def _step_prompt(dataset: Dataset, sample: ActionStep, config: Config) -> Prompt
 
 _NUM = r"-?\d+(?:\.\d+)?"
 _POINT = re.compile(rf"\(\s*({_NUM})\s*,\s*({_NUM})\s*\)|\[\s*({_NUM})\s*,\s*({_NUM})\s*\]")
-_CALL = re.compile(r"(?:pyautogui\.)?\b([A-Za-z_]+)\s*\(((?:[^()'\"]|'[^']*'|\"[^\"]*\")*)\)")
+# A call's arguments: anything but parentheses and quotes, or quoted strings with escapes inside.
+_CALL = re.compile(r"(?:pyautogui\.)?\b([A-Za-z_]+)\s*\(((?:[^()'\"]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")*)\)")
 
 _KIND_NAMES: dict[str, str] = {
     "click": "click", "left_click": "click", "leftclick": "click", "tap": "click",
@@ -294,7 +297,8 @@ def _to_action(name: str, args: list[Any], kwargs: dict[str, Any], scale: float,
     elif kind == "type" and strings:
         fields["text"] = strings[0]
     elif kind in ("key", "hotkey") and strings:
-        keys = [k for s in strings for k in (s.split("+") if kind == "hotkey" or len(strings) == 1 else [s])]
+        one = strings[0]
+        keys = one.split("+") if len(strings) == 1 and "+" in one.strip("+") else strings
         fields["keys"] = keys
         if kind == "key" and len(keys) > 1:
             fields["kind"] = "hotkey"
