@@ -24,6 +24,7 @@ from ...run.results import SummaryRow, TaskResult, read_results, summarize
 from ..report.data import TaskView, load_task
 from ..watch import WatchEntry, live_watch
 from .clicks import find_points, to_image
+from .evals import is_eval_run, read_eval_info, read_eval_rows, status_of
 
 _STEP_FILE = re.compile(r"^step_\d{3}(_output_\d+)?\.(json|png|jpg)$")
 _IMAGE = re.compile(r"\.(png|jpg|jpeg)$", re.IGNORECASE)
@@ -64,6 +65,8 @@ class RunSummary(BaseModel):
     """Some trajectory was written in the last RUNNING_FOR_S seconds without a result yet."""
     attempts: int = 0
     """Attempts the whole run holds (run.json), so a live run counts against all of them; 0 = unknown."""
+    kind: str = "tasks"
+    """``tasks`` (``deskact run``/``validate``) or ``eval`` (``deskact eval``: samples, pages in evals.py)."""
 
 
 class TaskRow(BaseModel):
@@ -256,10 +259,27 @@ def _summary(ref: RunRef, results: list[TaskResult], running: list[TaskRow]) -> 
 
 def run_summary(ref: RunRef) -> RunSummary:
     def make() -> RunSummary:
+        if is_eval_run(ref.path):
+            return _eval_summary(ref)
         done = latest(read_results(ref.path / "results.jsonl"))
         return _summary(ref, list(done.values()), _unfinished(ref.path, done))
 
     return _cached("summary", ref, signature(ref.path), make)
+
+
+def _eval_summary(ref: RunRef) -> RunSummary:
+    """An eval folder in the run list: its samples as tasks (right = passed, wrong = failed)."""
+    info = read_eval_info(ref.path)
+    rows = list(read_eval_rows(ref.path).values())
+    count = {s: sum(status_of(r) == s for r in rows) for s in ("right", "wrong", "error")}
+    results = ref.path / "results.jsonl"
+    updated = results.stat().st_mtime if results.exists() else 0.0
+    live = not (ref.path / "summary.json").exists() and time.time() - updated < RUNNING_FOR_S
+    total = sum(int(d.get("samples") or 0) for d in (info.get("datasets") or {}).values() if isinstance(d, dict))
+    return RunSummary(id=ref.id, path=str(ref.path), name=ref.path.name, tasks=len(rows), passed=count["right"],
+                      failed=count["wrong"], errors=count["error"], invalid=0, running=0,
+                      models=[str(info["model"])] if info.get("model") else [], updated=updated, live=live,
+                      attempts=total, kind="eval")
 
 
 def task_page(ref: RunRef, key: str) -> TaskPage:

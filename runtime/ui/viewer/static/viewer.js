@@ -54,7 +54,8 @@
     }
     var rows = runs.map(function (r) {
       return '<tr class="run" data-run="' + esc(r.id) + '"><td><input type="checkbox" class="pick" value="' +
-        esc(r.id) + '"></td><td><a href="#/run/' + enc(r.id) + '">' + esc(r.name) + "</a>" +
+        esc(r.id) + '"></td><td><a href="#/' + (r.kind === "eval" ? "eval" : "run") + "/" + enc(r.id) + '">' + esc(r.name) + "</a>" +
+        (r.kind === "eval" ? ' <span class="status eval">eval</span>' : "") +
         (r.live ? ' <span class="status running">live</span>' : "") + '<div class="muted">' + esc(r.path) +
         "</div></td><td>" + r.tasks + (r.attempts > r.tasks ? " of " + r.attempts : "") + "</td><td>" + r.passed + "</td><td>" + r.failed + "</td><td>" + r.errors +
         "</td><td>" + r.invalid + "</td><td>" + r.running + "</td><td>" + esc(r.models.join(", ")) + "</td><td>" +
@@ -383,7 +384,7 @@
         if (still() && (force || text !== shown.sigs)) { shown.key = key; shown.sigs = text; drawRuns(runs); }
       });
     }
-    var runIds = p[0] === "run" ? [p[1]] : [p[1], p[2]];
+    var runIds = p[0] === "compare" ? [p[1], p[2]] : [p[1]];
     return sigsOf(runIds).then(function (sig) {
       if (!force && sig === shown.sigs) return;
       var load;
@@ -406,6 +407,8 @@
           orNull(getJSON("/api/runs/" + enc(p[2]) + "/tasks/" + enc(p[3])))]).then(function (pages) {
           if (still()) drawSide(p[1], p[2], p[3], pages);
         });
+      } else if (p[0] === "eval" && window.deskactEval) {  // a deskact eval folder: eval.js
+        load = window.deskactEval.load(p, route().query, still);
       } else {
         throw new Error("unknown page " + location.hash);
       }
