@@ -51,6 +51,8 @@ ACTION_HELP = """Actions (coordinates in pixels of the image):
   scroll("down")  (up, down, left or right: the way the view moves; "down" shows what is below)
   wait()  done() (the task is complete)  fail() (the task cannot be done)"""
 
+PHONE_HELP = 'On a phone click(x, y) is a tap, drag(...) a swipe; key("back") and key("home") press its buttons.'
+
 MAX_CLIP_FRAMES = 12
 """Frames of a video clip sent to the model (evenly spaced over the clip)."""
 
@@ -159,7 +161,7 @@ def build_prompt(dataset: Dataset, sample: SampleT, config: Config) -> Prompt:
         return Prompt([f"{task}The screen before one action ({size[0]}x{size[1]} pixels):\n",
                        load_image(dataset.path(sample.before), scale, config),
                        "\nThe screen after it:\n", load_image(dataset.path(sample.after), scale, config),
-                       (f"\nWhich single action was performed between the two?\n{ACTION_HELP}\n"
+                       (f"\nWhich single action was performed between the two?\n{_help(sample)}\n"
                        "If you cannot tell its coordinates or text, still name the action (e.g. click(), type()). "
                        "Give the action call on the last line of your answer.")],
                       scale, size)
@@ -186,7 +188,7 @@ def _clip_prompt(dataset: Dataset, sample: IdmClip, config: Config) -> Prompt:
         assert sample.video is not None
         for i, (t, img) in enumerate(clip_frames(dataset.path(sample.video), sample.start, sample.end), 1):
             parts += [f"Frame {i} (t = {t:.1f} s):\n", view(img, scale * sample.width / img.width, config), "\n"]
-    parts.append(f"List every action performed during the recording, in order.\n{ACTION_HELP}\n"
+    parts.append(f"List every action performed during the recording, in order.\n{_help(sample)}\n"
                  "If you cannot tell an action's coordinates or text, still name it (e.g. click()). "
                  "End your answer with a line 'Actions:' followed by one action call per line.")
     return Prompt(parts, scale, size)
@@ -222,6 +224,10 @@ def _critic_prompt(dataset: Dataset, sample: CriticSample, config: Config, max_i
     return Prompt(parts, scale, size)
 
 
+def _help(sample: SampleT) -> str:
+    return ACTION_HELP + ("\n" + PHONE_HELP if sample.platform == "mobile" else "")
+
+
 def _step_prompt(dataset: Dataset, sample: ActionStep, config: Config) -> Prompt:
     scale = model_scale(sample.width, sample.height, config)
     size = scaled_size(sample.width, sample.height, scale)
@@ -232,7 +238,7 @@ def _step_prompt(dataset: Dataset, sample: ActionStep, config: Config) -> Prompt
     lines.append(f"Actions so far:\n{history}")
     return Prompt(["\n".join(lines) + f"\nThe screen now ({size[0]}x{size[1]} pixels):\n",
                    load_image(dataset.path(sample.image), scale, config),
-                   f"\nWhat is the next action?\n{ACTION_HELP}\nGive the action call on the last line of your answer."],
+                   f"\nWhat is the next action?\n{_help(sample)}\nGive the action call on the last line of your answer."],
                   scale, size)
 
 

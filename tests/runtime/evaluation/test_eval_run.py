@@ -28,6 +28,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "agent" / "models"))
 from fake_servers import FakeOpenAIServer  # the model tests' fake servers, on the path above
+from provider_support import MODEL_IDS, SERVERS, TEST_KEYS
 
 
 def _png(root: Path, name: str, size: tuple[int, int] = (200, 100), colour: str = "white") -> str:
@@ -177,3 +178,20 @@ def test_a_real_adapter_gets_the_image_and_is_scored(sets: list[Path], tmp_path:
     assert s["accuracy"] == pytest.approx(3 / 5) and s["unparsed"] == 1
     rows = [json.loads(line) for line in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert rows[0]["model"] == "openai/gpt-test" and rows[0]["usage"]["calls"] >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("provider", ["anthropic", "google"])
+def test_other_adapters_send_the_screenshot(provider: str, sets: list[Path], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in TEST_KEYS.items():
+        monkeypatch.setenv(key, value)
+    with SERVERS[provider](replies=["(100, 50)"]) as server:
+        config = Config()
+        section = getattr(config.providers, provider)
+        section.base_url, section.max_retries = server.url, 0
+        summary = run_eval(EvalOptions(datasets=[str(sets[0])], model=f"{provider}/{MODEL_IDS[provider]}", out=tmp_path,
+                                       limit=1), config, write=lambda line: None)
+    body = server.requests[0].body.decode()
+    assert "image/jpeg" in body and "click thing 0" in body
+    assert summary["datasets"]["ground-set"]["accuracy"] == 1.0
