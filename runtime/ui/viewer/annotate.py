@@ -26,7 +26,6 @@ from pydantic import BaseModel, Field
 
 from ...errors import DeskactError
 from ...evaluation.samples import (
-    Action,
     DatasetError,
     GroundSample,
     IdmClip,
@@ -154,8 +153,11 @@ def save_ground(req: GroundRequest, image: Path, screen: tuple[int, int] | None,
     """One grounding sample from a screenshot file of a run (already checked to be inside it)."""
     from PIL import Image
 
-    with Image.open(image) as img:
-        width, height = img.size
+    try:
+        with Image.open(image) as img:
+            width, height = img.size
+    except OSError:
+        raise DeskactError(f"{req.file}: not an image") from None
     x0, y0, x1, y1 = (float(v) for v in req.box)
     box = [max(0.0, min(x0, x1)), max(0.0, min(y0, y1)), min(float(width), max(x0, x1)), min(float(height), max(y0, y1))]
     if box[2] - box[0] < 2 or box[3] - box[1] < 2:
@@ -229,8 +231,3 @@ def save_idm(req: IdmRequest, video: Path, screen: tuple[int, int] | None, datas
             clips = _append(clip_root, "idm_clip", [clip], "deskact view (video labels)")
     return [Saved(dataset=root.name, path=str(root), kind="idm", ids=[s.id for s in samples], samples=total),
             Saved(dataset=clip_root.name, path=str(clip_root), kind="idm_clip", ids=[clip.id], samples=clips)]
-
-
-def action_of(raw: dict[str, Any]) -> Action:
-    """An action as the page sends it (validated by the samples' own model: a click needs x and y...)."""
-    return Action.model_validate(raw)

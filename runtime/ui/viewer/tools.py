@@ -56,7 +56,7 @@ class Tools:
 
     def get(self, parts: list[str]) -> Any:
         if parts == ["annotate", "datasets"]:
-            return {"root": str(self.datasets.resolve()), "datasets": list_datasets(self.datasets)}
+            return {"root": str(self.datasets.resolve()), "datasets": [r.model_dump() for r in list_datasets(self.datasets)]}
         if parts == ["creator", "catalog"]:
             return {"suites": self.creator.suites(), "suites_dir": str(self.suites.resolve()),
                     "steps": [s.model_dump(by_alias=True) for s in step_catalog()]}
