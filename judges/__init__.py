@@ -23,6 +23,7 @@ from . import (  # noqa: F401  (registration)
     shell,
     site,
     terminal,
+    thunderbird,
     users,
     vlc,
     windows,
