@@ -1,0 +1,70 @@
+"""``deskact datasets``: step-level datasets made in deskact's own worlds and runs (docs/evaluation.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from .consoles import output_console
+
+app = typer.Typer(help="Make step-level evaluation datasets from worlds and runs (docs/evaluation.md).",
+                  no_args_is_help=True)
+console = output_console(stderr=True)
+
+
+@app.command("idm")
+def idm_cmd(
+    run_dirs: list[Path] = typer.Argument(..., help="Run folders (or folders holding them) recorded with --record."),
+    out: Path = typer.Option(..., "--out", "-o", help="Writes OUT/idm (IDM-Single) and OUT/idm_clip (IDM-Multiple)."),
+    name: str = typer.Option("deskact-idm", "--name", help="The datasets' name (dataset.yaml)."),
+) -> None:
+    """Cut action-labelling samples (frame before, frame after, the action) and clips from recorded episodes."""
+    from ..evaluation.datasets.idm import make_idm
+
+    counts = make_idm(run_dirs, out, name)
+    console.print(f"{counts.episodes} episodes ({counts.episodes_without_log} without an input log skipped), "
+                  f"{counts.actions} actions: {counts.samples} IDM-Single samples from {counts.episodes_with_samples} "
+                  f"episodes -> {out / 'idm'}; {counts.clips} clips ({counts.clip_actions} actions) -> {out / 'idm_clip'}")
+    for reason, n in sorted(counts.dropped.items(), key=lambda kv: -kv[1]):
+        console.print(f"  dropped {n}: {reason}")
+    raise typer.Exit(0 if counts.samples else 1)
+
+
+@app.command("critic")
+def critic_cmd(
+    run_dirs: list[Path] = typer.Argument(..., help="Run folders, validate --out folders, or folders holding them."),
+    out: Path = typer.Option(..., "--out", "-o", help="The critic dataset folder to write."),
+    no_balance: bool = typer.Option(False, "--no-balance", help="Keep every labelled trajectory (classes unbalanced)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the balancing draw."),
+    name: str = typer.Option("deskact-critic", "--name", help="The dataset's name (dataset.yaml)."),
+) -> None:
+    """Label trajectories by the judges' verdicts (references succeed; noop, explore, counterexamples and truncated references fail), balanced."""
+    from ..evaluation.datasets.critic import make_critic
+
+    counts = make_critic(run_dirs, out, balance=not no_balance, seed=seed, name=name)
+    console.print(f"{counts.trajectories} trajectories in {counts.runs} runs: {counts.successes} successes, "
+                  f"{counts.failures} failures labelled; {counts.errors} errors, "
+                  f"{sum(counts.disagreed.values())} disagreeing with their source dropped {counts.disagreed or ''}")
+    console.print(f"kept {counts.kept_successes} successes + {counts.kept_failures} failures -> {out} "
+                  f"(failures by source: {counts.kept_by_source})")
+    raise typer.Exit(0 if counts.kept_successes + counts.kept_failures else 1)
+
+
+@app.command("truncated")
+def truncated_cmd(
+    paths: list[Path] = typer.Argument(..., help="Suite folders, task YAML files, or built-in suite names."),
+    out: Path = typer.Option(..., "--out", "-o", help="The run folder to write (a critic source)."),
+    workers: int = typer.Option(1, "--workers", "-w"),
+    tasks: str | None = typer.Option(None, "--tasks", "-t", help="Only task ids matching this glob."),
+    config: Path | None = typer.Option(None, "--config", "-c", help="Config file."),
+) -> None:
+    """Run each task's reference cut before its last effective statement (failures for the critic set)."""
+    from ..config import load_config
+    from ..evaluation.datasets.truncate import run_truncated
+
+    results = run_truncated(load_config(config), [str(p) for p in paths], out, workers, tasks)
+    passed = sum(r.status == "passed" for r in results)
+    failed = sum(r.status == "failed" for r in results)
+    console.print(f"{len(results)} truncated references: {failed} failed, {passed} still passed, "
+                  f"{len(results) - passed - failed} errors -> {out}")
