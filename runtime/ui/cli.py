@@ -186,6 +186,8 @@ def validate_cmd(
     no_explore: bool = typer.Option(False, "--no-explore", help="Skip the explore pass (only looking around must fail)."),
     sandbox: str | None = typer.Option(None, "--sandbox", help="none or bwrap (default sandbox.mode)."),
     keep_worlds: bool = typer.Option(False, "--keep-worlds", help=KEEP_WORLDS_HELP),
+    out: Path | None = typer.Option(None, "--out", "-o", help="Keep each pass's run folder (results, trajectories) "
+                                    "as OUT/<model>, e.g. for deskact datasets critic (default: a temporary folder)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Check every task: its reference must pass; doing nothing (noop), only looking around (explore) and each of its counterexamples must fail."""
@@ -195,7 +197,7 @@ def validate_cmd(
 
     check_workers(workers)
     check_sandbox(sandbox)
-    out = Path(tempfile.mkdtemp(prefix="deskact-validate-"))
+    out = out or Path(tempfile.mkdtemp(prefix="deskact-validate-"))
     try:
         cfg = config_from(config, runner__workers=workers, sandbox__mode=sandbox, world__keep=keep_worlds or None)
         problems, checked = validate(cfg, [str(p) for p in paths], cfg.runner.workers, tasks,
@@ -373,6 +375,10 @@ def google_login_cmd(
 from .import_cmd import import_app  # noqa: E402  (deskact import osworld|agentstudio)
 
 app.add_typer(import_app, name="import")
+
+from .datasets_cmd import app as datasets_app  # noqa: E402  (deskact datasets idm|critic|truncated)
+
+app.add_typer(datasets_app, name="datasets")
 
 display_app = typer.Typer(help="Virtual X displays.", no_args_is_help=True)
 app.add_typer(display_app, name="display")
