@@ -111,10 +111,10 @@ def step_catalog() -> list[StepDoc]:
     steps.load_plugins()
     out = []
     for kind in ("reset", "judge"):
-        for name, spec in sorted(steps.REGISTRY[kind].items()):  # type: ignore[index]
+        for name, spec in sorted(steps.REGISTRY[kind].items()):
             schema = spec.params.model_json_schema()
             schema.pop("title", None)
-            out.append(StepDoc(name=name, kind=kind, doc=spec.doc, schema=schema, one_of=list(spec.one_of or [])))
+            out.append(StepDoc(name=name, kind=kind, doc=spec.doc, schema_=schema, one_of=list(spec.one_of or [])))
     return out
 
 
