@@ -466,14 +466,18 @@ def view_cmd(
     run_dirs: list[Path] = typer.Argument(None, help="Run folders, or folders holding them (default: where runner.out writes)."),
     port: int = typer.Option(8765, "--port", "-p", help="Port on 127.0.0.1 (0 = any free port)."),
     open_browser: bool = typer.Option(False, "--open", help="Open the viewer in the default browser."),
+    datasets: Path = typer.Option(Path("datasets"), "--datasets", help="Where annotations are saved (one folder per dataset)."),
+    suites: Path | None = typer.Option(None, "--suites", help="Suites folder the task creator saves into (default: task_suites/)."),
     config: Path | None = ConfigOpt,
 ) -> None:
-    """Serve a local web viewer over run folders (live while a run writes); see docs/viewer.md."""
+    """Serve a local web viewer over run folders (live while a run writes), with annotation and the
+    task creator (/create); see docs/viewer.md and docs/recording.md."""
     from .viewer.server import serve_until_interrupted
 
     try:
-        roots = run_dirs or [Path(config_from(config).runner.out.split("{")[0] or ".")]
-        serve_until_interrupted(roots, port, open_browser)
+        cfg = config_from(config)
+        roots = run_dirs or [Path(cfg.runner.out.split("{")[0] or ".")]
+        serve_until_interrupted(roots, port, open_browser, tools={"datasets": datasets, "suites": suites, "config": cfg})
     except DeskactError as exc:
         fail(exc)
 
