@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -156,12 +157,24 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_file(self, path: Path) -> None:
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        self._send(path.read_bytes(), kind)
+        data = path.read_bytes()
+        # A byte range (bytes=A-B, what a <video> asks for): browsers seek in a video only when ranges are served.
+        m = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", "").strip())
+        if m and (m.group(1) or m.group(2)) and data:
+            first = int(m.group(1)) if m.group(1) else max(0, len(data) - int(m.group(2)))
+            last = min(int(m.group(2)), len(data) - 1) if m.group(1) and m.group(2) else len(data) - 1
+            if first <= last:
+                self._send(data[first:last + 1], kind, 206, {"Content-Range": f"bytes {first}-{last}/{len(data)}"})
+                return
+        self._send(data, kind)
 
-    def _send(self, body: bytes, kind: str, code: int = 200) -> None:
+    def _send(self, body: bytes, kind: str, code: int = 200, extra: dict[str, str] | None = None) -> None:
         self.send_response(code)
         self.send_header("Content-Type", kind + ("; charset=utf-8" if kind.startswith(("text/", "application/j")) else ""))
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Accept-Ranges", "bytes")
+        for key, value in (extra or {}).items():
+            self.send_header(key, value)
         self.send_header("Cache-Control", "no-store")  # live runs: always the file as it is now
         self.end_headers()
         self.wfile.write(body)
