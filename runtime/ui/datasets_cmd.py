@@ -68,3 +68,25 @@ def truncated_cmd(
     failed = sum(r.status == "failed" for r in results)
     console.print(f"{len(results)} truncated references: {failed} failed, {passed} still passed, "
                   f"{len(results) - passed - failed} errors -> {out}")
+
+
+@app.command("import")
+def import_cmd(
+    fmt: str = typer.Argument(..., metavar="FORMAT", help="groundui, agentstudio-idm, agentstudio-idm-multiple, "
+                              "agentstudio-critic, aitw, screenagent, or auto (found from the records' fields)."),
+    src: Path = typer.Argument(..., metavar="SRC", help="The published file or folder (docs/evaluation.md, Loaders)."),
+    out: Path = typer.Argument(..., metavar="OUT", help="The dataset folder to write; the files the samples name are copied under it."),
+    name: str | None = typer.Option(None, "--name", help="The dataset's name (dataset.yaml; default: the source's)."),
+) -> None:
+    """Read a published step-level dataset (GroundUI, AgentStudio IDM/SuccessDetection, AITW, ScreenAgent) into a dataset folder."""
+    from rich.markup import escape
+
+    from ..errors import DeskactError
+    from ..evaluation.loaders import import_dataset
+
+    try:
+        info = import_dataset(None if fmt == "auto" else fmt, src, out, name)
+    except DeskactError as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc))}", emoji=False)
+        raise typer.Exit(2) from None
+    console.print(f"{info.counts.get('samples', 0)} {info.kind} samples -> {out} ({escape(info.description)})", emoji=False)
