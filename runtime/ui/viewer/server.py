@@ -11,6 +11,8 @@ Routes:
 - ``/api/runs/RUN/tasks/KEY`` one task with every step and its click points
 - ``/api/compare?a=RUN&b=RUN`` tasks that changed outcome (``report.compare_runs``)
 - ``/files/RUN/PATH`` a file inside a run folder (screenshots), never outside it
+- ``/api/evals/RUN`` and ``/api/evals/RUN/samples/DATASET/ID``: a ``deskact eval`` folder's samples and
+  one sample with its gold; ``/evalfiles/RUN/DATASET/ID/PATH`` a file that sample names (evals.py)
 - ``/annotate`` and ``/create``: the annotation and task creator pages, their routes in ``tools.py``
 """
 
@@ -29,10 +31,12 @@ from pydantic import BaseModel
 
 from ...errors import DeskactError
 from ..report.compare import compare_runs
+from .evals import eval_detail, eval_file, eval_sample, is_eval_run
 from .runs import RunRef, find_runs, run_detail, run_summary, signature, task_page
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = frozenset(("viewer.js", "viewer.css", "tools.css", "forms.js", "annotate.js", "creator.js"))
+STATIC_FILES = frozenset(("viewer.js", "viewer.css", "tools.css", "forms.js", "annotate.js", "creator.js", "eval.js",
+                          "eval.css"))
 PAGES = {"annotate": "annotate.html", "create": "creator.html"}
 MAX_POST = 4 * 1024 * 1024
 
@@ -58,6 +62,8 @@ class Viewer:
         raise NotFound(f"no run {run_id!r}")
 
     def api(self, parts: list[str], query: dict[str, list[str]]) -> Any:
+        if parts[:1] == ["evals"]:
+            return self.evals(parts[1:])
         if parts == ["runs"]:
             return sorted((run_summary(ref) for ref in find_runs(self.roots)), key=lambda r: -r.updated)
         if len(parts) == 2 and parts[0] == "runs":
@@ -74,6 +80,23 @@ class Viewer:
             a, b = (self.run((query.get(k) or [""])[0]) for k in ("a", "b"))
             return compare_runs(a.path, b.path)
         raise NotFound("/api/" + "/".join(parts))
+
+    def evals(self, parts: list[str]) -> Any:
+        """``deskact eval`` folders (evals.py): ``RUN`` the samples and metrics, ``RUN/samples/DATASET/ID`` one sample."""
+        ref = self.run(parts[0]) if parts else None
+        if ref is None or not is_eval_run(ref.path):
+            raise NotFound("/api/evals/" + "/".join(parts))
+        if len(parts) == 1:
+            return eval_detail(ref.id, ref.path, signature(ref.path))
+        if len(parts) == 4 and parts[1] == "samples":
+            return eval_sample(ref.id, ref.path, parts[2], parts[3])
+        raise NotFound("/api/evals/" + "/".join(parts))
+
+    def eval_file(self, run_id: str, dataset: str, sample_id: str, rel: str) -> Path:
+        found = eval_file(self.run(run_id).path, dataset, sample_id, rel)
+        if found is None:
+            raise NotFound(rel)
+        return found
 
     def file(self, run_id: str, rel: str) -> Path:
         root = self.run(run_id).path.resolve()
@@ -110,6 +133,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(self.viewer.api(parts[1:], parse_qs(url.query)))
             elif parts[0] == "files" and len(parts) > 2:
                 self._send_file(self.viewer.file(parts[1], "/".join(parts[2:])))
+            elif parts[0] == "evalfiles" and len(parts) > 4:  # evalfiles/RUN/DATASET/SAMPLE/PATH
+                self._send_file(self.viewer.eval_file(parts[1], parts[2], parts[3], "/".join(parts[4:])))
             else:
                 raise NotFound(url.path)
         except NotFound as exc:

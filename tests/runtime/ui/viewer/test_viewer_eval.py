@@ -1,0 +1,215 @@
+"""``deskact view`` over ``deskact eval`` folders: the API, the files it serves, and each kind's page in Chromium.
+
+The eval folders are real: the fixtures of every published format (tests/fixtures/evaluation) are
+imported by the loaders and scored by the eval runner with the oracle and the centre-click baseline.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from deskact.runtime.config import load_config
+from deskact.runtime.evaluation.eval_run import EvalOptions, run_eval
+from deskact.runtime.evaluation.loaders import import_dataset
+from deskact.runtime.ui.viewer import ViewerServer
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "evaluation"
+SOURCES = {
+    "groundui": "groundui/metadata_1k.jsonl",
+    "idm": "agentstudio/metadata_idm.jsonl",
+    "clips": "agentstudio/metadata_idmn2n.jsonl",
+    "critic": "agentstudio/metadata_success_detection.jsonl",
+    "aitw": "aitw/episodes.jsonl",
+    "screenagent": "screenagent/test",
+}
+WAIT_S = 60.0
+GROUND = "desktop_calc_screen1-1"  # "Click on Underline": gold box [96, 24, 150, 42] of a 320x200 image
+
+
+@pytest.fixture(scope="module")
+def evals(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("evalview")
+    for name, rel in SOURCES.items():
+        import_dataset(None, FIXTURES / rel, base / "datasets" / name, name=name)
+    config = load_config()
+    for model in ("reference", "centre"):
+        run_eval(EvalOptions(datasets=[str(base / "datasets" / n) for n in SOURCES], model=model,
+                             out=base / "runs" / model), config, write=lambda _: None)
+    return base / "runs"
+
+
+@pytest.fixture(scope="module")
+def server(evals: Path) -> Iterator[ViewerServer]:
+    with ViewerServer([evals]) as srv:
+        yield srv
+
+
+def _get(server: ViewerServer, path: str) -> Any:
+    return json.loads(urllib.request.urlopen(server.url + path, timeout=30).read())
+
+
+def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
+    deadline = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < deadline:
+        try:
+            last = check()
+        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
+            last = exc
+        if last and not isinstance(last, Exception):
+            return last
+        time.sleep(0.2)
+    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+
+
+# --- the API ---------------------------------------------------------------------------
+
+
+def test_eval_folders_are_listed_with_their_counts(server: ViewerServer) -> None:
+    runs = {r["id"]: r for r in _get(server, "api/runs")}
+    assert set(runs) == {"reference", "centre"}
+    ref = runs["reference"]
+    assert (ref["kind"], ref["tasks"], ref["passed"], ref["failed"], ref["errors"], ref["attempts"]) == (
+        "eval", 33, 33, 0, 0, 33)
+    assert runs["centre"]["models"] == ["centre"]
+    assert runs["centre"]["passed"] + runs["centre"]["failed"] == 33
+
+
+def test_eval_detail_and_one_sample(server: ViewerServer) -> None:
+    ref = _get(server, "api/evals/reference")
+    assert sorted(ref["datasets"]) == sorted(SOURCES)
+    assert all(d["metrics"]["accuracy"] == 1.0 for d in ref["datasets"].values())  # the oracle
+    assert {r["status"] for r in ref["rows"]} == {"right"} and len(ref["rows"]) == 33
+    centre = _get(server, "api/evals/centre")
+    row = next(r for r in centre["rows"] if r["id"] == GROUND)
+    assert (row["status"], row["gold"], row["predicted"]) == ("wrong", "box [96, 24, 150, 42]", "(160, 100)")
+    page = _get(server, f"api/evals/centre/samples/groundui/{GROUND}")
+    assert page["sample"]["box"] == [96, 24, 150, 42] and page["row"]["prediction"] == [160, 100]
+    assert page["status"] == "wrong" and page["kind"] == "ground"
+
+
+def test_only_files_a_sample_names_are_served(server: ViewerServer, evals: Path) -> None:
+    page = _get(server, f"api/evals/centre/samples/groundui/{GROUND}")
+    image = page["sample"]["image"]
+    body = urllib.request.urlopen(f"{server.url}evalfiles/centre/groundui/{GROUND}/{image}", timeout=30).read()
+    assert body == (evals.parent / "datasets" / "groundui" / image).read_bytes()
+    for bad in (f"evalfiles/centre/groundui/{GROUND}/samples.jsonl",
+                f"evalfiles/centre/groundui/{GROUND}/dataset.yaml",
+                f"evalfiles/centre/groundui/{GROUND}/images/web_shop_screen1.png",  # another sample's image
+                f"evalfiles/centre/groundui/{GROUND}/%2e%2e/aitw/images/e1_0.png",
+                f"evalfiles/centre/nope/{GROUND}/{image}", "api/evals/nope", "api/runs/reference/tasks/x"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(server.url + bad, timeout=30)
+        assert err.value.code in (400, 404), bad
+
+
+# --- in the browser --------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_eval_page_lists_datasets_and_filters(server: ViewerServer, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = chromium
+    d.get(server.url)
+    _until("the eval link", lambda: d.find_element(By.CSS_SELECTOR, '#runs a[href="#/eval/centre"]')).click()
+    _until("six datasets", lambda: len(d.find_elements(By.CSS_SELECTOR, ".eval-dataset")) == 6)
+    _until("33 rows", lambda: d.find_element(By.ID, "e-count").text == "33 of 33 samples")
+    Select(d.find_element(By.ID, "e-dataset")).select_by_value("groundui")
+    _until("the grounding rows", lambda: d.find_element(By.ID, "e-count").text == "6 of 33 samples")
+    assert "dataset=groundui" in d.current_url
+    Select(d.find_element(By.ID, "e-status")).select_by_value("right")
+    # The centre of a 320x200 calc screen, web page and phone screen is inside none of the six boxes.
+    _until("no right grounding", lambda: d.find_element(By.ID, "e-count").text == "0 of 33 samples")
+    Select(d.find_element(By.ID, "e-status")).select_by_value("")
+    d.find_element(By.CSS_SELECTOR, f'#eval-rows tr[data-id="{GROUND}"] a').click()
+    _until("the sample page", lambda: d.find_element(By.ID, "eval-sample-title"))
+
+
+def _marks(d: Any, figure: str) -> tuple[Any, list[Any]]:
+    from selenium.webdriver.common.by import By
+
+    svg = _until(f"marks on {figure}", lambda: d.find_element(By.CSS_SELECTOR, f"#{figure} svg[viewBox]"))
+    return svg, svg.find_elements(By.CSS_SELECTOR, "*")
+
+
+@pytest.mark.slow
+def test_grounding_sample_draws_the_box_and_the_point_over_the_image(server: ViewerServer, chromium: Any) -> None:
+    d = chromium
+    d.get(f"{server.url}#/eval/centre/groundui/{GROUND}")
+    svg, _ = _marks(d, "eval-image")
+    assert d.execute_script("return arguments[0].getAttribute('viewBox')", svg) == "0 0 320 200"
+    box = svg.find_element("css selector", "rect.em-box.em-gold")
+    assert [box.get_attribute(a) for a in ("x", "y", "width", "height")] == ["96", "24", "54", "18"]
+    point = svg.find_element("css selector", "circle.em-point.em-wrong")
+    assert (point.get_attribute("cx"), point.get_attribute("cy")) == ("160", "100")
+    # The drawing covers the image exactly (not the caption under it), so marks land on their pixels.
+    img = d.find_element("css selector", "#eval-image img")
+    rect = "var r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.width, r.height];"
+    assert [round(v) for v in d.execute_script(rect, svg)] == [round(v) for v in d.execute_script(rect, img)]
+    assert d.find_element("id", "eval-gold").text == "box [96, 24, 150, 42]"
+    assert d.find_element("id", "eval-predicted").text == "(160, 100)"
+
+
+@pytest.mark.slow
+def test_each_kind_shows_its_gold_and_prediction(server: ViewerServer, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    d = chromium
+    d.get(f"{server.url}#/eval/reference/idm/a1001-0")
+    _marks(d, "eval-before")
+    assert d.find_element(By.ID, "eval-after").is_displayed()
+    assert d.find_element(By.ID, "eval-gold").text == d.find_element(By.ID, "eval-predicted").text == "click(50.04, 85.12)"
+    assert len(d.find_elements(By.CSS_SELECTOR, "#eval-before circle.em-gold, #eval-before circle.em-right")) == 2
+
+    d.get(f"{server.url}#/eval/centre/clips/1001:4")
+    rows = _until("the clip's actions", lambda: d.find_elements(By.CSS_SELECTOR, "#eval-actions tbody tr"))
+    assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows][:3] == [
+        "click(50.04, 85.12)", 'type("milk, eggs")', "scroll(down)"]
+    assert len(d.find_elements(By.CSS_SELECTOR, ".strip figure.eval-shot")) == 4  # 3 actions, 4 frames
+
+    d.get(f"{server.url}#/eval/centre/critic/1001:2")
+    _until("the trajectory", lambda: d.find_element(By.ID, "eval-step-1"))
+    assert d.find_element(By.ID, "eval-gold").text == "failure"
+    assert d.find_element(By.ID, "eval-predicted").text == "success"  # centre says success to every critic question
+    assert d.find_element(By.ID, "eval-final").is_displayed()
+
+    d.get(f"{server.url}#/eval/reference/aitw/8104393217738405451-4")
+    svg, _ = _marks(d, "eval-image")
+    assert len(svg.find_elements(By.CSS_SELECTOR, "rect.em-element")) == 1  # the search bar's box
+    line = svg.find_element(By.CSS_SELECTOR, "line.em-gold")
+    assert [line.get_attribute(a) for a in ("x1", "y1", "x2", "y2")] == ["90", "256", "93.6", "96"]
+    assert len(d.find_elements(By.CSS_SELECTOR, "#eval-history li")) == 4
+
+    d.get(f"{server.url}#/eval/reference/screenagent/5f0c2a9e1b7d4c3a9e8f6d5c4b3a2910-2024-01-13_21-40-18-219712-1")
+    _until("the sub-task", lambda: "Add the missing parenthesis." in d.find_element(By.ID, "eval-subtask").text)
+    assert d.find_element(By.ID, "eval-gold").text == "type(\")\")"
+    assert [li.text for li in d.find_elements(By.CSS_SELECTOR, "#eval-history li")] == ["key(end)"]
+
+
+@pytest.mark.slow
+def test_a_running_eval_updates_the_page(evals: Path, tmp_path: Path, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    done = evals / "reference"
+    live = tmp_path / "live-eval"
+    live.mkdir()
+    (live / "eval.json").write_text((done / "eval.json").read_text())
+    rows = (done / "results.jsonl").read_text().splitlines()
+    (live / "results.jsonl").write_text(rows[0] + "\n")
+    with ViewerServer([tmp_path]) as server:
+        d = chromium
+        d.get(server.url + "#/eval/live-eval")
+        _until("one row", lambda: d.find_element(By.ID, "e-count").text == "1 of 1 samples")
+        assert "running or stopped" in d.find_element(By.ID, "eval-facts").text  # no summary.json yet
+        with (live / "results.jsonl").open("a") as fh:
+            fh.write("\n".join(rows[1:5]) + "\n")
+        _until("five rows", lambda: d.find_element(By.ID, "e-count").text == "5 of 5 samples")
