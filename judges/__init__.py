@@ -20,6 +20,7 @@ from . import (  # noqa: F401  (registration)
     pdf,
     pptx,
     process,
+    pysource,
     shell,
     site,
     terminal,

@@ -1,4 +1,4 @@
-"""pdf.* judges: what a PDF the agent made says.
+"""pdf.* judges: what a PDF the agent made says, and how many pages it has (``pdf.pages``).
 
 ``pdf.same_text`` compares the text of two PDFs, every page in order, as OSWorld's
 ``compare_pdfs`` does (its score is 1 only for equal texts). The text is every character the
@@ -11,8 +11,9 @@ The file is read as bytes through the task's world (``ctx.path``) and parsed in 
 from __future__ import annotations
 
 import io
+import operator
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LTChar, LTContainer
@@ -79,3 +80,22 @@ def pdf_same_text(ctx: StepContext, path: str, reference: str) -> Verdict:
         return Verdict.ok(f"{shown(ctx, p)} has the text of {reference} ({len(have)} characters)")
     return Verdict.fail(f"{shown(ctx, p)}'s text differs from {reference}'s ({len(have)} vs {len(want)} characters) "
                         + _first_difference(have, want))
+
+
+_RELATIONS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+@judge("pdf.pages")
+def pdf_pages(ctx: StepContext, path: str, relation: Literal["eq", "ne", "lt", "le", "gt", "ge"], count: int) -> Verdict:
+    """``path`` is a PDF whose number of pages stands in ``relation`` (``eq``, ``lt``, ... as Python's
+    operator module names them) to ``count``. A missing or unreadable file fails."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{shown(ctx, p)} should be a PDF but does not exist")
+    try:
+        pages = sum(1 for _ in PDFPage.get_pages(io.BytesIO(p.read_bytes())))
+    except Exception as exc:  # noqa: BLE001 - any parse error: OSWorld's metric raises and scores 0
+        return Verdict.fail(f"{shown(ctx, p)} is not a PDF that can be read ({type(exc).__name__}: {exc})")
+    if getattr(operator, relation)(pages, count):
+        return Verdict.ok(f"{shown(ctx, p)} has {pages} page(s) ({_RELATIONS[relation]} {count})")
+    return Verdict.fail(f"{shown(ctx, p)} has {pages} page(s); it should have {_RELATIONS[relation]} {count}")

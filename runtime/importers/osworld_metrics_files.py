@@ -139,6 +139,22 @@ def _compare_pdfs(env: MetricEnv, part: Part) -> None:
     env.judge("pdf.same_text", path=path, reference=reference)
 
 
+def _check_pdf_pages(env: MetricEnv, part: Part) -> None:
+    """PyPDF2's page count against ``ref_value`` by ``relation`` (an operator module name)."""
+    needs_judge(part["func"], "pdf.pages")
+    rules = rules_of(part)
+    relation, count = rules.get("relation"), rules.get("ref_value")
+    if relation not in ("eq", "ne", "lt", "le", "gt", "ge") or not isinstance(count, int):
+        raise Untranslatable(f"func check_pdf_pages: relation {relation!r} to {count!r} is not a page count comparison")
+    env.judge("pdf.pages", path=result_file(env, part), relation=relation, count=count)
+
+
+def _compare_python_pure_text(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "pysource.same_text")
+    path, reference = result_and_gold(env, part)
+    env.judge("pysource.same_text", path=path, reference=reference)
+
+
 FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "exact_match": _exact_match,
     "check_include_exclude": _check_include_exclude,
@@ -152,4 +168,6 @@ FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "compare_images": _compare_images,
     "compare_image_list": _compare_image_list,
     "compare_pdfs": _compare_pdfs,
+    "check_pdf_pages": _check_pdf_pages,
+    "compare_python_pure_text": _compare_python_pure_text,
 }

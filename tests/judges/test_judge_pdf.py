@@ -40,3 +40,12 @@ def test_missing_or_broken(ctx: StepContext) -> None:
     (ctx.workspace / "bad.pdf").write_text("not a pdf")
     v = run_judge("pdf.same_text", {"path": "bad.pdf", "reference": "gold.pdf"}, ctx)
     assert not v.passed and not v.error and "is not a PDF" in v.feedback, v.feedback
+
+
+def test_pages(ctx: StepContext) -> None:
+    _pdf(ctx.workspace / "one.pdf", [(700, "x")])
+    assert run_judge("pdf.pages", {"path": "one.pdf", "relation": "eq", "count": 1}, ctx).passed
+    v = run_judge("pdf.pages", {"path": "one.pdf", "relation": "gt", "count": 1}, ctx)
+    assert not v.passed and v.feedback == "one.pdf has 1 page(s); it should have > 1"
+    (ctx.workspace / "bad.pdf").write_text("no")
+    assert not run_judge("pdf.pages", {"path": "bad.pdf", "relation": "eq", "count": 1}, ctx).passed

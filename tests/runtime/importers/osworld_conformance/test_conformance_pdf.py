@@ -123,3 +123,33 @@ def test_writer_exports(desktop_env: Any, deskact: Any, tmp_path: Path) -> None:
     _agree(desktop_env, deskact, deskact.home_file(RESULT), gold, True)
     shutil.copy(near, deskact.home_file(RESULT))
     _agree(desktop_env, deskact, deskact.home_file(RESULT), gold, False)
+
+
+PAGES_RESULT = "/home/user/Resize_Cells_Fit_Page.pdf"
+
+
+@pytest.mark.parametrize(("pages", "rules", "verdict"), [
+    (1, {"relation": "eq", "ref_value": 1}, True),  # calc-aa3a8974's rule
+    (2, {"relation": "eq", "ref_value": 1}, False),
+    (3, {"relation": "le", "ref_value": 2}, False),
+    (2, {"relation": "le", "ref_value": 2}, True),
+    (None, {"relation": "eq", "ref_value": 1}, False),  # not a PDF
+])
+def test_check_pdf_pages(desktop_env: Any, deskact: Any, pages: int | None, rules: dict[str, Any], verdict: bool) -> None:
+    path = deskact.home_file(PAGES_RESULT)
+    if pages is None:
+        path.write_text("a sheet, not a PDF")
+    else:
+        write_pdf(path, [[(72, 720, 11, f"Page {i}")] for i in range(pages)])
+    evaluator = {"func": "check_pdf_pages", "result": {"type": "vm_file", "path": PAGES_RESULT, "dest": "r.pdf"},
+                 "expected": {"type": "rule", "rules": rules}}
+    theirs = desktop_env.passes("pdf", "check_pdf_pages", str(path), rules)
+    ours = deskact.passes(evaluator)
+    assert ours == theirs == verdict, f"deskact {ours} ({deskact.feedback}); desktop-env {theirs}"
+
+
+def test_check_pdf_pages_missing_file(desktop_env: Any, deskact: Any) -> None:
+    rules = {"relation": "eq", "ref_value": 1}
+    evaluator = {"func": "check_pdf_pages", "result": {"type": "vm_file", "path": PAGES_RESULT},
+                 "expected": {"type": "rule", "rules": rules}}
+    assert not desktop_env.passes("pdf", "check_pdf_pages", None, rules) and not deskact.passes(evaluator)
