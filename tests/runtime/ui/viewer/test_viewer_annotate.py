@@ -203,3 +203,17 @@ def test_posts_only_from_the_viewers_own_page(server: ViewerServer, recorded: Pa
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(req, timeout=30)
         assert err.value.code == code, rel
+
+
+def test_the_annotations_score_in_deskact_eval(server: ViewerServer, recorded: Path) -> None:
+    """The datasets the two tests above saved are read by ``deskact eval``; the oracle scores every sample."""
+    sets = [recorded / "datasets" / name for name in ("viewer-ground", "viewer-idm", "viewer-idm-clip")]
+    if not all((s / "dataset.yaml").is_file() for s in sets):
+        pytest.skip("needs the datasets the annotation tests above save (run the whole module)")
+    out = recorded / "eval-reference"
+    proc = subprocess.run([str(DESKACT), "eval", *map(str, sets), "--model", "reference", "-o", str(out)],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    assert sorted(r["dataset"] for r in rows) == ["viewer-ground", "viewer-idm", "viewer-idm", "viewer-idm-clip"]
+    assert [r["reward"] for r in rows] == [1, 1, 1, 1], rows
