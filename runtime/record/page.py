@@ -66,7 +66,7 @@ class RecordPage:
         self.close()
 
     def snapshot(self) -> dict[str, Any]:
-        out = {"state": "saved" if self.finished else ("finishing" if self.done.is_set() else "recording")}
+        out: dict[str, Any] = {"state": "saved" if self.finished else ("finishing" if self.done.is_set() else "recording")}
         out.update(self.state())
         if self.finished:
             out["result"] = self.finished

@@ -60,6 +60,10 @@ class RecordOptions(BaseModel):
     write: bool = True
     """Write the reference (or counterexample) into the task's YAML; False: only the run folder."""
     command: list[str] = []
+    tree: bool | None = None
+    """Read the accessibility tree at each snapshot, so the reference clicks elements by name; None:
+    as the config's ``observation.a11y`` says. Apps draw differently with the tree on (LibreOffice
+    takes another toolkit), so record as the reference will run: with the config validate uses."""
 
 
 class RecordOutcome(BaseModel):
@@ -89,13 +93,15 @@ def find_task(suite: str, task_id: str) -> Task:
     raise DeskactError(f"no task `{task_id}` in {suite}")
 
 
-def recording_config(config: Config) -> Config:
+def recording_config(config: Config, tree: bool | None = None) -> Config:
     """The config for a recording: a virtual display served to the browser, the video, the tree."""
     if config.display.mode != "virtual":
         raise DeskactError(f"deskact record: display.mode is {config.display.mode!r}; recording needs a virtual display")
-    observation = {"record": True}
-    if config.observation.a11y == "off":
-        observation["a11y"] = "tree"  # type: ignore[assignment]  # the reference names elements from it
+    observation: dict[str, object] = {"record": True}
+    if tree and config.observation.a11y == "off":
+        observation["a11y"] = "tree"  # the reference names elements from it
+    elif tree is False:
+        observation["a11y"] = "off"
     return config.model_copy(update={
         "display": config.display.model_copy(update={"vnc_web": True}),
         "observation": config.observation.model_copy(update=observation),
@@ -108,12 +114,12 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
     from ..run.input_log import start as start_input_log
     from ..run.manifest import new_manifest, now, write_manifest
     from ..run.task_env import TaskEnv
-    from ..run.video import start_video
+    from ..run.video import start as start_video
     from ..run.worker import Worker
     from ..world.vnc_web import page_url
 
     task = find_task(options.suite, options.task_id)
-    cfg = recording_config(config)
+    cfg = recording_config(config, options.tree)
     out = options.out
     folder = out / "trajectories" / safe_name(task.id)
     if (out / "results.jsonl").exists():
@@ -132,7 +138,11 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
             raise DeskactError(f"task `{task.id}` has no display to record (it is not visual and no toolkit of it "
                                "needs one)")
         display = env.display
-        video = start_video(env, folder)
+        obs = cfg.observation
+        # The video from before the reset; the input log (ours) from after it: the reset's own input
+        # (a window activated, a dialog answered) is no part of the demonstration.
+        video = start_video(display.name, folder, obs.record_fps, obs.record_max_width, obs.max_height,
+                            input_log=False)
         try:
             env.reset()
             take = _taker(env)

@@ -21,9 +21,10 @@ def default_out(config: Config, task_id: str) -> Path:
 
 
 def run_record(config: Config, suite: str, task_id: str, out: Path | None, save_as: Literal["reference", "counterexample"],
-               note: str, write: bool, console: Console, open_browser: bool = False) -> RecordOutcome:
+               note: str, write: bool, console: Console, open_browser: bool = False,
+               tree: bool | None = None) -> RecordOutcome:
     options = RecordOptions(suite=suite, task_id=task_id, out=out or default_out(config, task_id), save_as=save_as,
-                            note=note, write=write, command=["deskact", *sys.argv[1:]])
+                            note=note, write=write, tree=tree, command=["deskact", *sys.argv[1:]])
 
     def announce(url: str) -> None:
         # The first line on stdout, alone, for scripts; the rest on stderr.

@@ -235,3 +235,91 @@ def test_xterm_demonstration_becomes_a_reference_that_validates(tmp_path: Path, 
     proc = _validate(suite, "rec-xterm-note")
     assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert os.path.exists(tmp_path / "out" / "trajectories" / "rec-xterm-note" / "reference.py")
+
+
+CALC_SUITE = """
+tasks:
+  - id: rec-calc-tea-price
+    instruction: >-
+      The workbook ${WORKSPACE}/prices.xlsx is open in LibreOffice Calc. Change the price of Tea
+      (column B) to 3.9. You need not save: the open document is saved before it is checked.
+    visual: true
+    toolkits: [gui]
+    max_steps: 10
+    max_time: 300
+    reset:
+      - office.xlsx:
+          path: "${WORKSPACE}/prices.xlsx"
+          sheets:
+            Prices: [[Item, Price], [Tea, 3.5], [Coffee, 4.2], [Cake, 2]]
+      - apps.open: {path: "${WORKSPACE}/prices.xlsx"}
+    before_judge:
+      - apps.save: {paths: ["${WORKSPACE}/prices.xlsx"], timeout: 60}
+    judge:
+      - xlsx.cells: {path: "${WORKSPACE}/prices.xlsx", sheet: Prices, cells: {A2: Tea, B2: 3.9, B3: 4.2, B4: 2}}
+    cleanup:
+      - apps.kill: {name: soffice}
+"""
+
+
+def test_calc_cell_edit_becomes_a_reference_that_validates(tmp_path: Path, chromium: Any) -> None:
+    _need("Xvfb", "soffice", "x11vnc", "websockify")
+    suite = _suite(tmp_path, CALC_SUITE)
+    rec = Recorder(chromium, suite, "rec-calc-tea-price", tmp_path / "out")
+    try:
+        rec.open()
+        rec.click(162, 172)  # cell B2, the price of Tea (the sheet as Calc opens it on a 1920x1080 screen)
+        rec.type("3.9\n")
+        finished = rec.done()
+    finally:
+        rec.kill()
+    assert "Written to" in finished["status"], finished
+    run = _check_run(tmp_path / "out", "rec-calc-tea-price")
+    assert re.search(r"mouse\.click\(10\d, 11\d\)", run["code"]) and 'keyboard.type("3.9\\n")' in run["code"], run["code"]
+    proc = _validate(suite, "rec-calc-tea-price")
+    assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+WEB_SUITE = """
+tasks:
+  - id: rec-web-crm-customer
+    instruction: >-
+      In the admin app at http://crm.test/customers/new, add a customer: Quinn Harper,
+      quinn@harper.example, company Harper Farms, city Cork, subscribed to the newsletter.
+    visual: true
+    toolkits: [gui, browser, web]
+    max_steps: 10
+    reset:
+      - site.serve: {app: crm}
+      - browser.open: {urls: ["http://crm.test/customers/new"], timeout: 90}
+    judge:
+      - site.state:
+          app: crm
+          table: customers
+          where: {name: Quinn Harper, email: quinn@harper.example, company: Harper Farms, city: Cork, newsletter: 1}
+          count: 1
+"""
+
+
+def test_web_form_in_chromium_becomes_a_reference_that_validates(tmp_path: Path, chromium: Any) -> None:
+    _need("Xvfb", "x11vnc", "websockify")
+    suite = _suite(tmp_path, WEB_SUITE)
+    rec = Recorder(chromium, suite, "rec-web-crm-customer", tmp_path / "out")
+    try:
+        rec.open()
+        # The form as the world's Chromium shows it on a 1920x1080 screen (task_suites/web's crm app).
+        for (x, y), text in (((258, 228), "Quinn Harper"), ((258, 255), "quinn@harper.example"),
+                             ((258, 282), "Harper Farms"), ((258, 309), "Cork")):
+            rec.click(x, y)
+            rec.type(text)
+        rec.click(30, 424)  # the newsletter box
+        rec.click(82, 545)  # Create customer
+        finished = rec.done()
+    finally:
+        rec.kill()
+    assert "Written to" in finished["status"], finished
+    run = _check_run(tmp_path / "out", "rec-web-crm-customer")
+    assert 'keyboard.type("quinn@harper.example")' in run["code"], run["code"]
+    assert len(re.findall(r"mouse\.click\(", run["code"])) == 6, run["code"]
+    proc = _validate(suite, "rec-web-crm-customer")
+    assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
