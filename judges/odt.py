@@ -44,9 +44,9 @@ def paragraph_texts(roots: list[Any]) -> list[str]:
     return texts
 
 
-def highlighted_span(roots: list[Any]) -> str | None:
+def highlighted_span(roots: list[Any], colour: str | None = None) -> str | None:
     """The first span whose automatic style has a property with a background colour other than
-    ``transparent``, described; None when there is none."""
+    ``transparent`` (or exactly ``colour``, when given), described; None when there is none."""
     styles: dict[str, list[Any]] = {}
     for root in roots:
         for auto in root.iter(f"{_OFFICE}automatic-styles"):
@@ -57,9 +57,9 @@ def highlighted_span(roots: list[Any]) -> str | None:
             name = span.get(f"{_TEXT}style-name")
             for style in styles.get(name or "", []) if name else []:
                 for prop in style:
-                    colour = prop.get(_FO_BACKGROUND)
-                    if colour not in (None, "transparent"):
-                        return f"the span {clip(''.join(span.itertext()), 40)} is highlighted ({colour})"
+                    found = prop.get(_FO_BACKGROUND)
+                    if found not in (None, "transparent") and (colour is None or found == colour):
+                        return f"the span {clip(''.join(span.itertext()), 40)} is highlighted ({found})"
     return None
 
 
@@ -99,12 +99,15 @@ def odt_same_text(ctx: StepContext, path: str, reference: str) -> Verdict:
 
 
 @judge("odt.no_highlight")
-def odt_no_highlight(ctx: StepContext, path: str) -> Verdict:
+def odt_no_highlight(ctx: StepContext, path: str, colour: str | None = None) -> Verdict:
     """No ``text:span`` of ``path`` has an automatic style with a background colour other than
-    ``transparent`` (AgentStudio's ``check_highlighted_words``; paragraph and named styles are not read)."""
+    ``transparent`` (AgentStudio's ``check_highlighted_words``; paragraph and named styles are not read);
+    with ``colour``, none has exactly that background colour (OSWorld's: ``#ffff00``, yellow)."""
     read = _read(ctx, path)
     if isinstance(read, str):
         return Verdict.fail(read)
     name, roots = read
-    found = highlighted_span(roots)
-    return Verdict.fail(f"{name}: {found}") if found else Verdict.ok(f"{name} has no highlighted span")
+    found = highlighted_span(roots, colour)
+    if found:
+        return Verdict.fail(f"{name}: {found}")
+    return Verdict.ok(f"{name} has no span highlighted{f' in {colour}' if colour else ''}")

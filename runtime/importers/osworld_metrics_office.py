@@ -169,7 +169,20 @@ def _compare_pptx_files(env: MetricEnv, part: Part) -> None:
               tolerance=opts.get("approximately_tolerance"))
 
 
+def _check_highlighted_words(env: MetricEnv, part: Part) -> None:
+    """compare_docx_files' defaults on two .odt files (odt.same_text), then no span in yellow
+    (``#ffff00`` exactly, the one colour the metric looks for)."""
+    needs_judge(part["func"], "odt.no_highlight")
+    path, reference = result_and_gold(env, part)
+    if not (path.endswith(".odt") and reference.endswith(".odt")):
+        raise Untranslatable("func check_highlighted_words: translated for two .odt files (the metric reads the"
+                             " result with odfpy)")
+    env.judge("odt.same_text", path=path, reference=reference)
+    env.judge("odt.no_highlight", path=path, colour="#ffff00")
+
+
 OFFICE: dict[str, Callable[[MetricEnv, Part], None]] = {
+    "check_highlighted_words": _check_highlighted_words,
     "compare_docx_files": _compare_docx_files,
     "compare_docx_files_and_ignore_new_lines": _compare_docx_ignoring_new_lines,
     "compare_docx_tables": _compare_docx_part(["tables"]),

@@ -62,3 +62,10 @@ def test_no_highlight_fails_on_a_highlighted_span(ctx: StepContext) -> None:
 
     write_odt(ctx.workspace / "doc.odt", ["plain", "see marked words here"])
     assert judge("odt.no_highlight", ctx, path="doc.odt").passed
+
+
+def test_no_highlight_of_one_colour(ctx: StepContext) -> None:
+    write_odt(ctx.workspace / "doc.odt", ["plain"], highlight="marked words")  # #ffff00
+    verdict = judge("odt.no_highlight", ctx, path="doc.odt", colour="#00ff00")
+    assert verdict.passed and verdict.feedback == "doc.odt has no span highlighted in #00ff00"
+    assert not judge("odt.no_highlight", ctx, path="doc.odt", colour="#ffff00").passed
