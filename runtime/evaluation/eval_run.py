@@ -33,6 +33,7 @@ The output folder holds:
   CC-Score parts ``family, kind, attributes, position, text, score``). The gold itself is in the
   dataset (``samples.jsonl``, by ``id``).
 - ``summary.json``: ``{"model", "datasets": {name: metrics.summarize(...)}, "duration_s"}``.
+- ``report/index.html``: the metrics and the samples (wrong first) drawn with gold and prediction.
 """
 
 from __future__ import annotations
@@ -71,6 +72,8 @@ class EvalOptions(BaseModel):
     limit: int | None = Field(None, ge=1)
     """Only the first N samples of each dataset."""
     command: list[str] = Field(default_factory=list)
+    report: bool = True
+    """Write OUT/report/index.html (eval_report.py)."""
 
 
 def score(sample: SampleT, reply: str, scale: float) -> tuple[int, dict[str, Any], Any]:
@@ -263,4 +266,8 @@ def run_eval(options: EvalOptions, config: Config, write: Callable[[str], None] 
         ds_rows = [rows[(d.name, s.id)] for s in chosen[d.name] if (d.name, s.id) in rows]
         summary["datasets"][d.name] = metrics.summarize(d.info.kind, ds_rows)
     _write_json(out / "summary.json", summary)
+    if options.report:
+        from .eval_report import write_eval_report
+
+        write_eval_report(out, [d.model_copy(update={"samples": chosen[d.name]}) for d in datasets], rows, summary)
     return summary

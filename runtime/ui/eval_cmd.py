@@ -64,6 +64,7 @@ def eval_command(console: Console, output: Console, config: Config, options: Eva
     """Run the evaluation; 1 when any sample ended in an error, else 0."""
     summary = run_eval(options, config, write=lambda line: console.print(line, markup=False, highlight=False))
     print_summary(output, summary)
-    console.print(f"results: {options.out / 'results.jsonl'}  summary: {options.out / 'summary.json'}",
+    console.print(f"results: {options.out / 'results.jsonl'}  summary: {options.out / 'summary.json'}"
+                  + (f"  report: {options.out / 'report' / 'index.html'}" if options.report else ""),
                   markup=False, highlight=False)
     return int(any(s["errors"] for s in summary["datasets"].values()))

@@ -106,6 +106,7 @@ def sets(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
 
 
 def _run(sets: list[Path], model: str, out: Path, **kw: object) -> dict:
+    kw.setdefault("report", False)  # the report's thumbnails only where it is tested
     opts = EvalOptions(datasets=[str(s) for s in sets], model=model, out=out, **kw)  # type: ignore[arg-type]
     return run_eval(opts, Config(), write=lambda line: None)
 
@@ -165,7 +166,7 @@ def test_a_real_adapter_gets_the_image_and_is_scored(sets: list[Path], tmp_path:
         config = Config()
         config.providers.openai.base_url = server.url
         config.providers.openai.max_retries = 0
-        summary = run_eval(EvalOptions(datasets=[str(sets[0])], model="openai/gpt-test", out=tmp_path),
+        summary = run_eval(EvalOptions(datasets=[str(sets[0])], model="openai/gpt-test", out=tmp_path, report=False),
                            config, write=lambda line: None)
     assert len(server.requests) == 5
     first = server.requests[0].json["messages"]
@@ -191,7 +192,18 @@ def test_other_adapters_send_the_screenshot(provider: str, sets: list[Path], tmp
         section = getattr(config.providers, provider)
         section.base_url, section.max_retries = server.url, 0
         summary = run_eval(EvalOptions(datasets=[str(sets[0])], model=f"{provider}/{MODEL_IDS[provider]}", out=tmp_path,
-                                       limit=1), config, write=lambda line: None)
+                                       limit=1, report=False), config, write=lambda line: None)
     body = server.requests[0].body.decode()
     assert "image/jpeg" in body and "click thing 0" in body
     assert summary["datasets"]["ground-set"]["accuracy"] == 1.0
+
+
+def test_report_draws_every_kind(sets: list[Path], tmp_path: Path) -> None:
+    _run(sets, "centre", tmp_path, report=True)
+    page = (tmp_path / "report" / "index.html").read_text()
+    for name in ("ground-set", "idm-set", "clip-set", "critic-set", "step-set"):
+        assert name in page
+    assert "click(100, 50)" in page and "gold <b>failure</b>" in page
+    thumbs = list((tmp_path / "report" / "img").glob("*.jpg"))
+    assert len(thumbs) == 5 + 2 * 5 + 2 + 3 + 6  # IDM samples show two frames, the video clip none
+    assert all(Image.open(t).width <= 480 for t in thumbs)
