@@ -39,9 +39,12 @@ AFTER_MAX_S = 5.0
 """The after frame is taken at most this long after the action ends (later changes are the app's own)."""
 CLIP_MAX_ACTIONS = 5
 CLIP_MAX_FRAMES = 16
-CHANGE_MIN = 0.05
-"""Mean absolute difference (0-255 per pixel and channel) below which two frames show no change:
-re-encoding noise of an unchanged screen stays far below it, one typed character is above it."""
+CHANGE_LEVEL = 40
+"""A pixel changed when one of its channels moved by more than this (0-255): H.264's noise on an
+unchanged screen stays below it (the recorder encodes no repeat of an unchanged screen anyway)."""
+CHANGE_PIXELS = 3
+"""Fewer changed pixels than this between the frames: no visible change (one typed character at
+half scale is some 20)."""
 
 
 class IdmCounts(BaseModel):
@@ -104,7 +107,8 @@ class _Frames:
         return self._pixels[index]
 
     def changed(self, a: int, b: int) -> bool:
-        return bool(np.abs(self.pixels(a).astype(np.int16) - self.pixels(b)).mean() >= CHANGE_MIN)
+        moved = np.abs(self.pixels(a).astype(np.int16) - self.pixels(b)).max(axis=2) > CHANGE_LEVEL
+        return int(moved.sum()) >= CHANGE_PIXELS
 
 
 def episodes(run_dirs: list[Path]) -> list[Path]:
