@@ -413,6 +413,7 @@ def eval_cmd(
     out: Path | None = typer.Option(None, "--out", "-o", help="Output folder (default: runs/eval-MODEL-TIME)."),
     resume: bool = typer.Option(False, "--resume", help="Keep the samples already scored in OUT/results.jsonl."),
     limit: int | None = typer.Option(None, "--limit", help="Only the first N samples of each dataset."),
+    report: bool = typer.Option(True, "--report/--no-report", help="Write OUT/report/index.html (samples drawn with gold and prediction)."),
     config: Path | None = ConfigOpt,
 ) -> None:
     """Score a model on step-level datasets (grounding, IDM, critic, action steps); see docs/evaluation.md."""
@@ -424,7 +425,8 @@ def eval_cmd(
         fail(DeskactError(f"--limit {limit}: must be at least 1 (samples per dataset)"))
     try:
         opts = EvalOptions(datasets=[str(d) for d in datasets], model=model, out=out or default_out(model),
-                           workers=workers, resume=resume, limit=limit, command=["deskact", *sys.argv[1:]])
+                           workers=workers, resume=resume, limit=limit, report=report,
+                           command=["deskact", *sys.argv[1:]])
         code = eval_command(console, output_console(), config_from(config), opts)
     except DeskactError as exc:
         fail(exc)
