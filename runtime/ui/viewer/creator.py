@@ -81,7 +81,7 @@ class StepDoc(BaseModel):
 
 class Job(BaseModel):
     id: str
-    kind: Literal["demonstrate", "validate"]
+    kind: Literal["record", "demonstrate", "validate"]
     state: Literal["running", "done", "failed"] = "running"
     log: list[str] = Field(default_factory=list)
     error: str = ""
@@ -188,7 +188,7 @@ class Creator:
 
     # -- jobs -----------------------------------------------------------------------------------
 
-    def _start(self, kind: Literal["demonstrate", "validate"], work: Callable[[Job], dict[str, Any]]) -> Job:
+    def _start(self, kind: Literal["record", "demonstrate", "validate"], work: Callable[[Job], dict[str, Any]]) -> Job:
         if not self._busy.acquire(blocking=False):
             running = [j.id for j in self.jobs.values() if j.state == "running"]
             raise DeskactError(f"a creator job is running ({', '.join(running)}): wait for it to end")
@@ -215,6 +215,43 @@ class Creator:
             return parse_task(draft.raw(judges), self.suite_dir(draft.suite).resolve(), Path("<task creator>"))
         except ValueError as exc:  # _TaskErrors: every broken field, one per line
             raise DeskactError(f"the task does not load: {exc}") from None
+
+    def _scratch(self, job: Job, draft: Draft, judges: bool) -> Path:
+        """The draft alone in a copy of its suite (same folder name, the suite's fixtures linked)."""
+        scratch = self.work / job.id / draft.suite
+        scratch.mkdir(parents=True)
+        target = self.suite_dir(draft.suite)
+        for sub in ("files", "gold"):
+            if (target / sub).is_dir():
+                (scratch / sub).symlink_to((target / sub).resolve(), target_is_directory=True)
+        raw = draft.raw(judges)
+        (scratch / f"{draft.id}.yaml").write_text(task_yaml(draft) if judges else yaml.safe_dump(raw, sort_keys=False))
+        return scratch
+
+    def record(self, draft: Draft) -> Job:
+        """A person's demonstration through the browser (``deskact record``'s session): the job's
+        result names the recording page while it runs; the recorded code comes back as the reference."""
+        task = self._parse(draft, judges=False)
+        if not task.visual:
+            raise DeskactError("recording in the browser needs a visual task: tick visual (and add the gui toolkit)")
+        return self._start("record", lambda job: self._record(job, draft))
+
+    def _record(self, job: Job, draft: Draft) -> dict[str, Any]:
+        from ...record.session import RecordOptions, record
+
+        scratch = self._scratch(job, draft, judges=False)
+        out = self.work / job.id / "recording"
+
+        def announce(url: str) -> None:
+            job.result = {"url": url}
+            job.log.append(f"the world is ready: demonstrate the task at {url}, then press Done there")
+
+        job.log.append("resetting the world for the recording")
+        outcome = record(self.config, RecordOptions(suite=str(scratch), task_id=draft.id, out=out, write=False,
+                                                    command=["deskact", "view", "(task creator)"]), announce)
+        job.log.append(f"recorded {outcome.events} input events as {outcome.actions} actions")
+        return {"url": (job.result or {}).get("url"), "code": outcome.code, "events": outcome.events,
+                "actions": outcome.actions, "run": str(out), "video": str(outcome.video) if outcome.video else None}
 
     def demonstrate(self, draft: Draft) -> Job:
         if not draft.reference.strip():
@@ -279,13 +316,8 @@ class Creator:
         from ...run.validate import validate
 
         text = task_yaml(draft)
-        scratch = self.work / job.id / draft.suite  # same folder name: the task's suite is the same
-        scratch.mkdir(parents=True)
+        scratch = self._scratch(job, draft, judges=True)
         target = self.suite_dir(draft.suite)
-        for sub in ("files", "gold"):  # the suite's fixtures, seen from the scratch copy
-            if (target / sub).is_dir():
-                (scratch / sub).symlink_to((target / sub).resolve(), target_is_directory=True)
-        (scratch / f"{draft.id}.yaml").write_text(text)
         job.log.append("validating: reference must pass, noop and explore must fail")
         problems, checked = validate(self.config, [str(scratch)], workers=1, out=self.work / job.id / "runs",
                                      observe=draft.visual)

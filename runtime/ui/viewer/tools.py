@@ -7,7 +7,8 @@ Their JSON routes, mounted by ``server.py`` under ``/api/annotate/`` and ``/api/
 - POST ``annotate/idm``: actions marked on a run's episode video -> IDM samples and a clip
 - GET ``creator/catalog``: the suites, and every reset step and judge with its params schema
 - GET ``creator/suites/SUITE/files``: the suite's fixture files
-- POST ``creator/demonstrate`` / ``creator/validate``: start a job (one at a time)
+- POST ``creator/record`` / ``creator/demonstrate`` / ``creator/validate``: start a job (one at a time);
+  ``record`` is ``deskact record``'s session on the draft: its result names the recording page
 - GET ``creator/jobs/ID`` (state, log, result) and ``creator/jobs/ID/screens`` (its screenshots)
 
 These routes write files and start worlds, so ``server.py`` takes them only as POSTs with a JSON
@@ -81,6 +82,8 @@ class Tools:
                 idm = IdmRequest.model_validate(body)
                 video = self.viewer.file(idm.run, idm.video)
                 return [s.model_dump() for s in save_idm(idm, video, self._screen(idm.run, idm.task), self.datasets)]
+            if parts == ["creator", "record"]:
+                return self.creator.record(Draft.model_validate(body))
             if parts == ["creator", "demonstrate"]:
                 return self.creator.demonstrate(Draft.model_validate(body))
             if parts == ["creator", "validate"]:

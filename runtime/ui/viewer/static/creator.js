@@ -61,19 +61,20 @@
     };
   }
 
-  // A job (demonstrate / validate) polled until it ends; ``done`` gets the finished job.
-  function follow(job, logEl, done) {
+  // A job (record / demonstrate / validate) polled until it ends; ``done`` gets the finished job,
+  // ``running`` (if given) each state while it runs.
+  function follow(job, logEl, done, running) {
     function tick() {
       getJSON("/api/creator/jobs/" + job.id).then(function (j) {
         logEl.textContent = j.log.join("\n") + (j.error ? "\n" + j.error : "");
-        if (j.state === "running") { setTimeout(tick, POLL_MS); return; }
+        if (j.state === "running") { if (running) running(j); setTimeout(tick, POLL_MS); return; }
         done(j);
       }).catch(function (e) { logEl.textContent += "\n" + e.message; });
     }
     tick();
   }
   function busy(on) {
-    ["demonstrate", "validate"].forEach(function (id) { $(id).disabled = on; });
+    ["record", "demonstrate", "validate"].forEach(function (id) { $(id).disabled = on; });
   }
 
   function demonstrate() {
@@ -115,6 +116,32 @@
           "The demonstration changed nothing a judge could check: add one by hand.</p>");
       });
     }).catch(function (e) { busy(false); $("demo-state").className = "bad"; $("demo-state").textContent = e.message; });
+  }
+
+  // deskact record's session on the draft: the person acts through noVNC on the recording page,
+  // presses Done, and the recorded actions come back as gui-toolkit code: the reference.
+  function record() {
+    var state = $("record-state");
+    state.className = "";
+    state.textContent = "starting the world for the recording…";
+    var d;
+    try { d = draft(); } catch (e) { state.className = "bad"; state.textContent = e.message; return; }
+    busy(true);
+    post("/api/creator/record", d).then(function (job) {
+      follow(job, $("demo-log"), function (j) {
+        busy(false);
+        if (j.state === "failed") { state.className = "bad"; state.textContent = j.error; return; }
+        $("reference").value = j.result.code;
+        state.className = "ok";
+        state.textContent = "recorded " + j.result.actions + " action(s): the code below is the reference now; " +
+          "run it to get judge suggestions";
+      }, function (j) {
+        if (j.result && j.result.url && !$("record-link")) {
+          state.innerHTML = '<a id="record-link" target="_blank" rel="noopener" href="' + esc(j.result.url) +
+            '">open the recording page</a>: do the task there, then press Done';
+        }
+      });
+    }).catch(function (e) { busy(false); state.className = "bad"; state.textContent = e.message; });
   }
 
   function validate() {
@@ -174,7 +201,9 @@
       'placeholder="What the agent is asked to do; ${WORKSPACE}, ${FILES}, ${HOME} are expanded."></textarea></div>' +
       '<div class="panel"><h3>3 · Demonstration</h3><p class="muted">The reference solution: code for the task\'s kernel ' +
       "(the gui toolkit's mouse, keyboard and windows for a visual task). It runs in a fresh world; the state before and " +
-      "after is compared to suggest judges.</p><textarea id=\"reference\" rows=\"8\"></textarea>" +
+      "after is compared to suggest judges. For a visual task, record it in the browser (deskact record) to get " +
+      'the code.</p><p><button id="record">Record a demonstration in the browser</button> <span id="record-state"></span></p>' +
+      '<textarea id="reference" rows="8"></textarea>' +
       '<p><button id="demonstrate">Start the world and run the demonstration</button> <span id="demo-state"></span></p>' +
       '<pre class="log" id="demo-log"></pre><div id="demo-result"></div></div>' +
       '<div class="panel"><h3>4 · Judges</h3><p class="muted">Suggestions from the change; tick the ones to use and tune ' +
@@ -195,6 +224,7 @@
     $("add-before-judge").options[0].textContent = "add a before-judge step (e.g. apps.save)…";
     $("suite").addEventListener("change", fixtures);
     $("demonstrate").addEventListener("click", demonstrate);
+    $("record").addEventListener("click", record);
     $("validate").addEventListener("click", validate);
     fixtures();
   }

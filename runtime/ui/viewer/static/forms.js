@@ -45,7 +45,8 @@
       var has = Object.prototype.hasOwnProperty.call(values, name);
       var v = has ? values[name] : (ps.default === undefined ? null : ps.default);
       var id = (idPrefix || "f") + "-" + name;
-      var attrs = ' id="' + esc(id) + '" data-field="' + esc(name) + '" data-type="' + k.type + '" data-required="' + req + '"';
+      var attrs = ' id="' + esc(id) + '" data-field="' + esc(name) + '" data-type="' + k.type + '" data-required="' + req + '"' +
+        (ps.default === undefined ? "" : ' data-default-json="' + esc(JSON.stringify(ps.default)) + '"');
       var input;
       if (k.type === "boolean") {
         input = '<input type="checkbox"' + attrs + (v ? " checked" : "") + ' data-default="' + (ps.default ? "1" : "") + '">';
@@ -68,8 +69,14 @@
     return div;
   }
 
+  // A field left at its schema default is left out: the saved step says only what its author chose.
   function read(div) {
     var out = {};
+    function put(el, name, value) {
+      if (el.dataset.required !== "true" && el.dataset.defaultJson !== undefined &&
+          JSON.stringify(value) === el.dataset.defaultJson) return;
+      out[name] = value;
+    }
     Array.prototype.forEach.call(div.querySelectorAll("[data-field]"), function (el) {
       var name = el.dataset.field, type = el.dataset.type, req = el.dataset.required === "true";
       if (type === "boolean") {
@@ -78,11 +85,11 @@
       }
       var raw = el.value;
       if (raw === "" && !req) return;
-      if (type === "enum") out[name] = JSON.parse(raw);
-      else if (type === "number" || type === "integer") out[name] = Number(raw);
+      if (type === "enum") put(el, name, JSON.parse(raw));
+      else if (type === "number" || type === "integer") put(el, name, Number(raw));
       else if (type === "json") {
-        try { out[name] = JSON.parse(raw); } catch (e) { throw new Error(name + ": not JSON (" + e.message + ")"); }
-      } else out[name] = raw;
+        try { put(el, name, JSON.parse(raw)); } catch (e) { throw new Error(name + ": not JSON (" + e.message + ")"); }
+      } else put(el, name, raw);
     });
     return out;
   }

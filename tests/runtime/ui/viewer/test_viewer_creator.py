@@ -4,6 +4,7 @@ judge that also passes for noop refused with the reason."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -143,3 +144,148 @@ def test_suggestions_from_a_diff() -> None:
         ("site.state", {"app": "shop", "table": "orders", "where": {"item": "ink", "qty": 1}}),
         ("windows.title", {"contains": "report.txt - Mousepad"}),
     ]
+
+
+CALC_REFERENCE = '''import os, time
+path = os.environ["WORKSPACE"] + "/prices.xlsx"
+windows.activate("prices.xlsx")
+keyboard.hotkey("ctrl", "home")
+for key in ("right", "down", "down"):  # B3, paced: Calc drops a key repeated with no pause
+    keyboard.press(key)
+    time.sleep(0.1)
+keyboard.type("4.5\\n")
+before = os.path.getmtime(path)
+keyboard.hotkey("ctrl", "s")
+deadline = time.monotonic() + 60
+while os.path.getmtime(path) == before and time.monotonic() < deadline:
+    if windows.find("File Format"):  # keep the .xlsx format
+        windows.activate("File Format")
+        keyboard.press("enter")
+        windows.wait_closed("File Format", timeout=20)
+    time.sleep(0.1)
+exit()
+'''
+
+
+@pytest.mark.display
+@pytest.mark.bwrap
+@pytest.mark.slow
+def test_a_calc_edit_becomes_a_task_with_a_cells_judge(server: ViewerServer, suites: Path, chromium: Any) -> None:
+    """A visual LibreOffice Calc task: a workbook written and opened by reset steps, edited by a GUI
+    demonstration; the changed cell is suggested as xlsx.cells, which validates and is saved."""
+    import shutil
+
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    if shutil.which("soffice") is None:
+        pytest.skip("needs LibreOffice (scripts/setup.sh installs it)")
+    d = chromium
+    d.get(server.url + "create")
+    _until("the catalog", lambda: d.find_element(By.ID, "add-reset"))
+    Select(d.find_element(By.ID, "suite")).select_by_visible_text("mine")
+    d.find_element(By.ID, "task-id").send_keys("mine-calc-price")
+    d.find_element(By.ID, "instruction").send_keys(
+        "The workbook ${WORKSPACE}/prices.xlsx is open in LibreOffice Calc. Change the price of Coffee "
+        "(column B) to 4.5, then save the file, keeping the .xlsx format.")
+    d.find_element(By.ID, "visual").click()
+    d.find_element(By.ID, "toolkits").send_keys("gui")
+    Select(d.find_element(By.ID, "add-reset")).select_by_value("office.xlsx")
+    book = _until("office.xlsx", lambda: d.find_element(By.CSS_SELECTOR, '#reset-steps [data-step="office.xlsx"]'))
+    book.find_element(By.CSS_SELECTOR, '[data-field="path"]').send_keys("${WORKSPACE}/prices.xlsx")
+    book.find_element(By.CSS_SELECTOR, '[data-field="sheets"]').send_keys(
+        '{"Prices": [["Item", "Price"], ["Tea", 3.5], ["Coffee", 4.2], ["Cake", 2]]}')
+    Select(d.find_element(By.ID, "add-reset")).select_by_value("apps.open")
+    opened = _until("apps.open", lambda: d.find_element(By.CSS_SELECTOR, '#reset-steps [data-step="apps.open"]'))
+    opened.find_element(By.CSS_SELECTOR, '[data-field="path"]').send_keys("${WORKSPACE}/prices.xlsx")
+    Select(d.find_element(By.ID, "add-cleanup")).select_by_value("apps.kill")
+    kill = _until("apps.kill", lambda: d.find_element(By.CSS_SELECTOR, '#cleanup-steps [data-step="apps.kill"]'))
+    kill.find_element(By.CSS_SELECTOR, '[data-field="name"]').send_keys("soffice")
+    # The reference is long code: set at once (typing it key by key would only be slower).
+    d.execute_script("document.getElementById('reference').value = arguments[0]", CALC_REFERENCE)
+    d.find_element(By.ID, "demonstrate").click()
+    _until("the suggestions", lambda: d.find_element(By.CSS_SELECTOR, "#demo-state.ok"), timeout=400)
+    card = d.find_element(By.CSS_SELECTOR, '#judges .suggestion[data-step="xlsx.cells"]')
+    cells = card.find_element(By.CSS_SELECTOR, '[data-field="cells"]').get_attribute("value")
+    assert json.loads(cells) == {"Prices!B3": 4.5}
+    assert d.find_elements(By.CSS_SELECTOR, "#demo-shots img")  # the screen before and after
+    card.find_element(By.CSS_SELECTOR, ".use").click()
+    d.find_element(By.ID, "validate").click()
+    saved = _until("saved", lambda: d.find_element(By.ID, "saved-path").text, timeout=900)
+    assert saved.endswith("mine-calc-price.yaml")
+    task = next(t for t in load_tasks([suites / "mine"]).tasks if t.id == "mine-calc-price")
+    assert [s.to_yaml() for s in task.judge] == [
+        {"xlsx.cells": {"path": "${WORKSPACE}/prices.xlsx", "cells": {"Prices!B3": 4.5}}}]
+    assert task.visual and task.toolkits == ["gui"]
+
+
+@pytest.mark.display
+@pytest.mark.bwrap
+@pytest.mark.slow
+def test_a_demonstration_recorded_in_the_browser_becomes_a_saved_task(server: ViewerServer, suites: Path,
+                                                                       chromium: Any) -> None:
+    """Record (deskact record's session, real input through noVNC) -> the reference; replayed in a fresh
+    world -> the suggestion; validated -> saved."""
+    import re
+    import shutil
+
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    for tool in ("Xvfb", "xterm", "x11vnc", "websockify"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"needs {tool} (scripts/setup.sh installs it)")
+    d = chromium
+    d.get(server.url + "create")
+    _until("the catalog", lambda: d.find_element(By.ID, "add-reset"))
+    Select(d.find_element(By.ID, "suite")).select_by_visible_text("mine")
+    d.find_element(By.ID, "task-id").send_keys("mine-recorded-note")
+    d.find_element(By.ID, "instruction").send_keys("In the terminal, write hello into note.txt in the workspace.")
+    d.find_element(By.ID, "visual").click()
+    d.find_element(By.ID, "toolkits").send_keys("gui")
+    Select(d.find_element(By.ID, "add-reset")).select_by_value("apps.launch")
+    launch = _until("apps.launch", lambda: d.find_element(By.CSS_SELECTOR, '#reset-steps [data-step="apps.launch"]'))
+    launch.find_element(By.CSS_SELECTOR, '[data-field="cmd"]').send_keys(
+        "xterm -T Terminal -geometry 80x24+100+100 -fa 'DejaVu Sans Mono' -fs 14 -e bash --norc")
+    launch.find_element(By.CSS_SELECTOR, '[data-field="window"]').send_keys("Terminal")
+    Select(d.find_element(By.ID, "add-cleanup")).select_by_value("apps.kill")
+    d.find_element(By.CSS_SELECTOR, '#cleanup-steps [data-step="apps.kill"] [data-field="name"]').send_keys("xterm")
+    d.find_element(By.ID, "record").click()
+    url = _until("the recording page's link", lambda: d.find_element(By.ID, "record-link").get_attribute("href"))
+    creator = d.current_window_handle
+    d.switch_to.new_window("tab")
+    try:
+        d.get(url)
+        frame = _until("the noVNC frame", lambda: d.find_element(By.ID, "screen"))
+        d.switch_to.frame(frame)
+        _until("noVNC connected", lambda: d.execute_script(
+            "return document.documentElement.classList.contains('noVNC_connected')"))
+        canvas = _until("the canvas", lambda: d.find_element(By.CSS_SELECTOR, "#noVNC_container canvas"))
+        width, height, fb_w, fb_h = d.execute_script(
+            "const c = arguments[0], r = c.getBoundingClientRect(); return [r.width, r.height, c.width, c.height];", canvas)
+        # Into the terminal (placed at +100+100 on the display), then the command, as a person types it.
+        ActionChains(d).move_to_element_with_offset(canvas, round(500 * width / fb_w - width / 2),
+                                                    round(300 * height / fb_h - height / 2)).pause(0.2).click().perform()
+        time.sleep(0.8)
+        ActionChains(d).send_keys("cd $WORKSPACE && echo hello > note.txt\n").perform()
+        time.sleep(1.5)
+        d.switch_to.default_content()
+        d.find_element(By.ID, "done").click()
+        _until("the recording saved", lambda: d.find_element(By.ID, "status").text)
+    finally:
+        d.close()
+        d.switch_to.window(creator)
+    _until("the recorded code", lambda: d.find_element(By.CSS_SELECTOR, "#record-state.ok"), timeout=300)
+    code = d.find_element(By.ID, "reference").get_attribute("value")
+    assert 'keyboard.type("cd $WORKSPACE && echo hello > note.txt\\n")' in code, code
+    assert re.search(r"mouse\.click\(\d+, \d+\)", code), code
+    d.find_element(By.ID, "demonstrate").click()
+    _until("the suggestions", lambda: d.find_element(By.CSS_SELECTOR, "#demo-state.ok"), timeout=300)
+    card = d.find_element(By.CSS_SELECTOR, '#judges .suggestion[data-step="files.content"]')
+    assert card.find_element(By.CSS_SELECTOR, '[data-field="equals"]').get_attribute("value") == "hello\n"
+    card.find_element(By.CSS_SELECTOR, ".use").click()
+    d.find_element(By.ID, "validate").click()
+    assert _until("saved", lambda: d.find_element(By.ID, "saved-path").text, timeout=600).endswith("mine-recorded-note.yaml")
+    task = next(t for t in load_tasks([suites / "mine"]).tasks if t.id == "mine-recorded-note")
+    assert task.reference and "echo hello > note.txt" in task.reference
