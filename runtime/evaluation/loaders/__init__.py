@@ -8,6 +8,7 @@ format                 kind         what it reads
 ``agentstudio-idm-multiple``  idm_clip  AgentStudio's IDM-Multiple (``metadata_idmn2n.jsonl``)
 ``agentstudio-critic`` critic       AgentStudio's SuccessDetection (``metadata_success_detection.jsonl``)
 ``aitw``               action_step  Android in the Wild steps: its TFRecord fields as JSON lines
+``aitw-tfrecord``      action_step  Android in the Wild's GZIP TFRecord shards themselves
 ``screenagent``        action_step  ScreenAgent's dataset folders (per-step JSON + ``images/``)
 =====================  ===========  ==========================================================
 
@@ -25,8 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..samples import Dataset, DatasetError, DatasetInfo, load_dataset, write_dataset
-from . import agentstudio, aitw, groundui, screenagent
+from . import agentstudio, aitw, aitw_tfrecord, groundui, screenagent
 from .common import Loaded, read_records
+from .tfrecord import is_tfrecord
 
 LOADERS: dict[str, Callable[[Path], Loaded]] = {
     "groundui": groundui.load,
@@ -34,6 +36,7 @@ LOADERS: dict[str, Callable[[Path], Loaded]] = {
     "agentstudio-idm-multiple": agentstudio.load_idm_multiple,
     "agentstudio-critic": agentstudio.load_success_detection,
     "aitw": aitw.load,
+    "aitw-tfrecord": aitw_tfrecord.load,
     "screenagent": screenagent.load,
 }
 FORMATS = tuple(LOADERS)
@@ -47,12 +50,16 @@ def detect(path: Path) -> str:
             return "deskact"
         if next((p for p in path.rglob("*.json") if _is_screenagent(p)), None) is not None:
             return "screenagent"
-        raise DatasetError(f"{path}: neither a deskact dataset (no dataset.yaml) nor a ScreenAgent folder")
+        if any(p.is_file() and is_tfrecord(p) for p in path.iterdir()):
+            return "aitw-tfrecord"
+        raise DatasetError(f"{path}: neither a deskact dataset (no dataset.yaml), a ScreenAgent folder nor TFRecord shards")
     if path.name == "dataset.yaml":
         return "deskact"
     if not path.is_file():
         raise DatasetError(f"{path}: no such file or folder")
     if path.suffix not in (".json", ".jsonl"):
+        if is_tfrecord(path):
+            return "aitw-tfrecord"
         raise DatasetError(f"{path}: not a .json/.jsonl file; name the format ({', '.join(FORMATS)})")
     first = next((rec for _, rec in read_records(path)), None)
     if first is None:
@@ -99,14 +106,22 @@ def load_any(path: str | Path, fmt: str | None = None) -> Dataset:
 def import_dataset(fmt: str | None, src: str | Path, out: str | Path, name: str | None = None) -> DatasetInfo:
     """Read ``src`` and write it as a deskact dataset folder ``out`` (files copied under it, same relative paths)."""
     src, out = Path(src), Path(out)
-    loaded = load_format(fmt or detect(src), src)
-    if (out / "samples.jsonl").exists() and out.resolve() != loaded.root.resolve():
+    fmt = fmt or detect(src)
+    if (out / "samples.jsonl").exists():
         raise DatasetError(f"{out}: already holds a dataset (samples.jsonl); choose an empty folder")
+    if fmt == "aitw-tfrecord":  # the screenshots are decoded straight into the folder
+        loaded = aitw_tfrecord.load(src, work=out)
+        if not loaded.samples:
+            raise DatasetError(f"{src}: no samples read as {fmt}")
+    else:
+        loaded = load_format(fmt, src)
     for rel in sorted({f for s in loaded.samples for f in s.files()}):
         target = out / rel
         if not target.exists():
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(loaded.root / rel, target)
+    if loaded.scratch:
+        shutil.rmtree(loaded.root, ignore_errors=True)
     kind = loaded.kind
     return write_dataset(out, loaded.samples, kind=kind, name=name or loaded.name, source=loaded.source,
                          description=loaded.description())

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +102,16 @@ def _boxes(rec: dict[str, Any], where: str, size: tuple[int, int]) -> list[list[
 
 
 def load(path: Path) -> Loaded:
-    root = path.parent
-    out = Loaded(root=root, kind="action_step", name=path.stem, source=f"Android in the Wild ({path.name})")
+    """A JSON lines (or JSON list) rendering of AITW's steps; screenshots relative to the file."""
+    out = Loaded(root=path.parent, kind="action_step", name=path.stem, source=f"Android in the Wild ({path.name})")
+    return add_steps(out, read_records(path))
+
+
+def add_steps(out: Loaded, records: Iterable[tuple[str, dict[str, Any]]]) -> Loaded:
+    """Group ``(where, record)`` steps by episode and append their samples (images under ``out.root``)."""
+    root = out.root
     episodes: dict[str, list[tuple[int, str, dict[str, Any]]]] = defaultdict(list)
-    for where, rec in read_records(path):
+    for where, rec in records:
         step = need(rec, "step_id", where, int)
         episodes[str(need(rec, "episode_id", where))].append((step, where, rec))
     for episode, steps in episodes.items():

@@ -117,6 +117,8 @@ class Loaded:
     source: str
     samples: list[SampleT] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    scratch: bool = False
+    """``root`` is a temporary folder the loader wrote the files into (removed once imported)."""
 
     def description(self) -> str:
         text = f"Read from {self.source} by deskact's loader ({len(self.samples)} samples)."

@@ -19,6 +19,7 @@ SOURCES = {
     "agentstudio-idm-multiple": FIXTURES / "agentstudio" / "metadata_idmn2n.jsonl",
     "agentstudio-critic": FIXTURES / "agentstudio" / "metadata_success_detection.jsonl",
     "aitw": FIXTURES / "aitw" / "episodes.jsonl",
+    "aitw-tfrecord": FIXTURES / "aitw" / "episodes.tfrecord.gz",
     "screenagent": FIXTURES / "screenagent" / "test",
 }
 DESKACT = Path(sys.executable).parent / "deskact"
@@ -37,7 +38,8 @@ def test_the_oracle_scores_every_fixture_and_the_centre_click_does_not(tmp_path:
                       config, write=lambda _: None)
     assert {name: (s["samples"], s["accuracy"], s["errors"]) for name, s in oracle["datasets"].items()} == {
         "groundui": (6, 1.0, 0), "agentstudio-idm": (5, 1.0, 0), "agentstudio-idm-multiple": (2, 1.0, 0),
-        "agentstudio-critic": (4, 1.0, 0), "aitw": (9, 1.0, 0), "screenagent": (7, 1.0, 0)}
+        "agentstudio-critic": (4, 1.0, 0), "aitw": (9, 1.0, 0), "aitw-tfrecord": (9, 1.0, 0),
+        "screenagent": (7, 1.0, 0)}
     assert oracle["datasets"]["aitw"]["complete_match"] == 1.0
     assert oracle["datasets"]["screenagent"]["cc_score"]["score"] == 1.0
     centre = run_eval(EvalOptions(datasets=[str(f) for f in folders], model="centre", out=tmp_path / "centre"),
@@ -63,4 +65,4 @@ def test_the_commands_import_and_score(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert {name: s["accuracy"] for name, s in summary["datasets"].items()} == dict.fromkeys(SOURCES, 1.0)
     rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 33 and all(r["reward"] == 1 for r in rows)
+    assert len(rows) == 42 and all(r["reward"] == 1 for r in rows)
