@@ -55,6 +55,8 @@ PHONE_HELP = 'On a phone click(x, y) is a tap, drag(...) a swipe; key("back") an
 
 MAX_CLIP_FRAMES = 12
 """Frames of a video clip sent to the model (evenly spaced over the clip)."""
+MAX_FRAME_LIST = 24
+"""Frames of a clip given as frames sent at most (evenly spaced, first and last kept)."""
 
 
 @dataclass
@@ -108,11 +110,14 @@ def clip_frames(path: Path, start: float, end: float | None, count: int = MAX_CL
                    if (f.time or 0.0) >= start - 1e-6 and (stop is None or (f.time or 0.0) <= stop + 1e-6)]
     if not decoded:
         return frames
-    if len(decoded) <= count:
-        picks = list(range(len(decoded)))
-    else:
-        picks = sorted({round(i * (len(decoded) - 1) / (count - 1)) for i in range(count)})
-    return [(decoded[i][0] - start, decoded[i][1]) for i in picks]
+    return [(decoded[i][0] - start, decoded[i][1]) for i in _evenly(len(decoded), count)]
+
+
+def _evenly(n: int, count: int) -> list[int]:
+    """Up to ``count`` of the indices 0..n-1, evenly spaced, the first and the last among them."""
+    if n <= count:
+        return list(range(n))
+    return sorted({round(i * (n - 1) / (count - 1)) for i in range(count)})
 
 
 # ----------------------------------------------------------------------------- formatting
@@ -181,7 +186,8 @@ def _clip_prompt(dataset: Dataset, sample: IdmClip, config: Config) -> Prompt:
     parts.append(f"Frames of a screen recording in time order ({size[0]}x{size[1]} pixels):\n")
     if sample.frames is not None:
         times: list[float | None] = [*sample.frame_times] if sample.frame_times else [None] * len(sample.frames)
-        for i, (frame, t) in enumerate(zip(sample.frames, times), 1):
+        keep = _evenly(len(sample.frames), MAX_FRAME_LIST)
+        for i, (frame, t) in enumerate([(sample.frames[k], times[k]) for k in keep], 1):
             parts += [f"Frame {i}" + (f" (t = {t:.1f} s)" if t is not None else "") + ":\n",
                       load_image(dataset.path(frame), scale, config), "\n"]
     else:
@@ -196,8 +202,7 @@ def _clip_prompt(dataset: Dataset, sample: IdmClip, config: Config) -> Prompt:
 
 def _critic_prompt(dataset: Dataset, sample: CriticSample, config: Config, max_images: int = 8) -> Prompt:
     shots = [i for i, s in enumerate(sample.steps) if s.screenshot]
-    if len(shots) > max_images:  # evenly spaced, the last always among them
-        shots = sorted({shots[round(k * (len(shots) - 1) / (max_images - 1))] for k in range(max_images)})
+    shots = [shots[k] for k in _evenly(len(shots), max_images)]  # the first and the last among them
     parts: list[str | Image] = [(f"The task given to a computer-use agent: {sample.instruction}\n"
                                 "What the agent did, step by step (the screen before each step where shown):\n")]
     size = (0, 0)
