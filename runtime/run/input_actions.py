@@ -9,7 +9,10 @@
 - wheel buttons 4-7: ``scroll`` up/down/left/right, consecutive notches in one direction at
   most ``SCROLL_GAP_S`` apart merged, ``amount`` counting them;
 - key presses that type a printable character with no ctrl/alt/win held: ``type``, consecutive
-  ones (nothing else in between, at most ``TYPE_GAP_S`` apart) merged into one text;
+  ones (nothing else in between, at most ``TYPE_GAP_S`` apart) merged into one text; Enter or
+  Tab within ``TEXT_KEY_GAP_S`` of a typed character joins the text as ``\n`` / ``\t``, as
+  ``keyboard.type("ls\n")`` types it (a terminal command is one action, not two with no screen
+  between them);
 - a key with ctrl/alt/win held (or shift with a key that types nothing): ``hotkey``, modifiers
   first; any other key (enter, tab, esc, arrows, f-keys): ``key``, repeats merged into ``presses``;
   a modifier pressed and released alone: ``key``.
@@ -37,6 +40,8 @@ MULTI_CLICK_S = 0.5
 SCROLL_GAP_S = 0.6
 TYPE_GAP_S = 3.0
 """Longer pauses between printable keys start a new ``type`` action."""
+TEXT_KEY_GAP_S = 0.3
+"""Enter or Tab at most this long after a typed character is part of the text."""
 KEY_REPEAT_GAP_S = 1.0
 _HOT = ("ctrl", "alt", "win")
 _MOD_ORDER = ("ctrl", "alt", "shift", "win", "altgr")
@@ -214,10 +219,12 @@ class _Grouper:
         mods = _held(event)
         at = {"t_start": event.t, "t_end": event.t, "x": event.x, "y": event.y}
         text = event.text if name not in ("enter", "tab") else None
+        last = self.last("type")
+        if name in ("enter", "tab") and not mods and last is not None and event.t - last.t_end <= TEXT_KEY_GAP_S:
+            text = "\n" if name == "enter" else "\t"
         if set(mods) & set(_HOT) or ("shift" in mods and not text):
             self.actions.append(InputAction(kind="hotkey", keys=[*mods, name], **at))
-        elif text is not None and text.isprintable():
-            last = self.last("type")
+        elif text is not None and (text.isprintable() or text in "\n\t"):
             if last is not None and event.t - last.t_end <= TYPE_GAP_S:
                 last.text = (last.text or "") + text
                 last.t_end = event.t

@@ -41,6 +41,8 @@ def test_xdotool_input_becomes_the_actions_that_made_it(display: Display, tmp_pa
     _xdotool(display, "mousemove", "10", "10", "mousedown", "1", "mousemove", "50", "60",
              "mousemove", "200", "150", "mouseup", "1")
     _xdotool(display, "mousemove", "600", "500", "click", "3")
+    _xdotool(display, "type", "--delay", "20", "ls")
+    _xdotool(display, "key", "Return")  # right after the text: part of it, as keyboard.type("ls\n") types it
     summary = logger.stop()
     after = time.monotonic()
     assert summary.error is None and summary.events == len(input_log.read_log(path).events)
@@ -61,9 +63,10 @@ def test_xdotool_input_becomes_the_actions_that_made_it(display: Display, tmp_pa
         ("hotkey", 'keyboard.hotkey("shift", "tab")'),
         ("drag", "mouse.drag((10, 10), (200, 150))"),
         ("right_click", "mouse.right_click(600, 500)"),
+        ("type", 'keyboard.type("ls\\n")'),
     ]
     typed = [e for e in log.events if e.kind == "key_press" and e.text]
-    assert "".join(e.text or "" for e in typed) == "Hi <é日>\n\n"  # Enter types a newline, as a key action
+    assert "".join(e.text or "" for e in typed) == "Hi <é日>\n\nls\n"
 
 
 GUI_SCRIPT = """
