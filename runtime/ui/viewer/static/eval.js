@@ -182,7 +182,7 @@
         img.style.width = Math.round(w * Math.max(1, least / Math.max(w, h))) + "px";
         var svg = img.nextElementSibling;
         svg.setAttribute("viewBox", "0 0 " + w + " " + h);
-        var r = Math.max(4, Math.min(w, h) / 40), font = Math.max(10, Math.min(w, h) / 22);
+        var r = Math.max(4, Math.min(w, h) / 40), font = Math.max(9, Math.min(w, h) / 26);
         function text(m, x, y, end) {
           return m.label ? '<text class="em-label ' + m.cls + '" style="font-size:' + font + 'px" x="' + x + '" y="' + y + '"' +
             (end ? ' text-anchor="end"' : "") + ">" + esc(m.label) + "</text>" : "";
@@ -199,9 +199,15 @@
               arrowHead(m, r * 2.5) +
               text(m, end ? m.x2 - r - 2 : m.x2 + r + 2, m.y2 + font / 3, end);
           }
-          return '<circle class="em-point ' + m.cls + '" cx="' + m.x + '" cy="' + m.y + '" r="' + r + '"><title>' +
-            esc((m.label || "") + " (" + Math.round(m.x) + ", " + Math.round(m.y) + ")") + "</title></circle>" +
-            text(m, end ? m.x - r - 2 : m.x + r + 2, m.y + font / 3, end);
+          // The gold is a ring with its label above, the prediction a dot with its label beside: both
+          // stay visible when they coincide.
+          var title = "<title>" + esc((m.label || "") + " (" + Math.round(m.x) + ", " + Math.round(m.y) + ")") + "</title>";
+          if (m.cls === "em-gold") {
+            return '<circle class="em-ring" cx="' + m.x + '" cy="' + m.y + '" r="' + r * 1.7 + '">' + title + "</circle>" +
+              text(m, m.x, m.y - r * 1.7 - 3 > font ? m.y - r * 1.7 - 3 : m.y + r * 1.7 + font, false).replace("<text ", '<text text-anchor="middle" ');
+          }
+          return '<circle class="em-point ' + m.cls + '" cx="' + m.x + '" cy="' + m.y + '" r="' + r + '">' + title + "</circle>" +
+            text(m, end ? m.x - r * 1.7 - 2 : m.x + r * 1.7 + 2, m.y + font / 3, end);
         }).join("");
       }
       if (img.complete) mark(); else img.addEventListener("load", mark);

@@ -168,7 +168,7 @@ def test_each_kind_shows_its_gold_and_prediction(server: ViewerServer, chromium:
     _marks(d, "eval-before")
     assert d.find_element(By.ID, "eval-after").is_displayed()
     assert d.find_element(By.ID, "eval-gold").text == d.find_element(By.ID, "eval-predicted").text == "click(50.04, 85.12)"
-    assert len(d.find_elements(By.CSS_SELECTOR, "#eval-before circle.em-gold, #eval-before circle.em-right")) == 2
+    assert len(d.find_elements(By.CSS_SELECTOR, "#eval-before circle.em-ring, #eval-before circle.em-right")) == 2
 
     d.get(f"{server.url}#/eval/centre/clips/1001:4")
     rows = _until("the clip's actions", lambda: d.find_elements(By.CSS_SELECTOR, "#eval-actions tbody tr"))
