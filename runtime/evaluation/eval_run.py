@@ -254,8 +254,15 @@ def run_eval(options: EvalOptions, config: Config, write: Callable[[str], None] 
                         stop.set()
             progress.add(row)
 
-        with ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="eval") as pool:
+        pool = ThreadPoolExecutor(max_workers=options.workers, thread_name_prefix="eval")
+        try:
             list(pool.map(work, todo))
+        except KeyboardInterrupt:
+            # Samples not yet started are dropped; the ones being asked finish and are written.
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown()
     if stop.is_set():
         raise DeskactError(f"stopped: the first {STOP_AFTER_ERRORS} samples all failed with a model error, the last: "
                            f"{first[-1]['error']} (results so far in {results})")

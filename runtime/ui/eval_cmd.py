@@ -62,7 +62,12 @@ def print_summary(console: Console, summary: dict[str, Any]) -> None:
 
 def eval_command(console: Console, output: Console, config: Config, options: EvalOptions) -> int:
     """Run the evaluation; 1 when any sample ended in an error, else 0."""
-    summary = run_eval(options, config, write=lambda line: console.print(line, markup=False, highlight=False))
+    try:
+        summary = run_eval(options, config, write=lambda line: console.print(line, markup=False, highlight=False))
+    except KeyboardInterrupt:
+        console.print(f"interrupted: the samples scored so far are in {options.out / 'results.jsonl'}; "
+                      "--resume goes on from there", markup=False, highlight=False)
+        return 130
     print_summary(output, summary)
     console.print(f"results: {options.out / 'results.jsonl'}  summary: {options.out / 'summary.json'}"
                   + (f"  report: {options.out / 'report' / 'index.html'}" if options.report else ""),
