@@ -1,0 +1,109 @@
+"""Official OSWorld tasks converted by the translations added last (compare_pdfs, check_pdf_pages,
+conj: or), given hand-written references and stand-in input files built here, pass `deskact
+validate`: the reference passes, a do-nothing agent and the explorer fail. Gold files are made
+here from the instruction (the real ones are not public offline): Writer's own PDF export of the
+stand-in document, and the timetable with the slot added in each of three ways the task's three
+alternative golds allow. The task files are unmodified copies (fixtures/osworld_more, README)."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+from deskact.runtime.config import Config
+from deskact.runtime.importers import ImportOptions
+from deskact.runtime.importers.common import SUITE_FILE
+from deskact.runtime.importers.osworld import import_osworld
+from deskact.runtime.run.validate import validate
+
+EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_more" / "examples"
+WRITER = "libreoffice_writer/4bcb1253-a636-4df4-8cb0-a35c04dfef31.json"
+CALC = "libreoffice_calc/aa3a8974-2e85-438b-b29e-a64df44deb4b.json"
+TIMETABLE = "multi_apps/3a93cae4-ad3e-403e-8c12-65303b271818.json"
+EXPORT = ('!cd "{dir}" && soffice -env:UserInstallation=file:///tmp/deskact-reference-lo --headless'
+          ' --convert-to pdf "{name}"\nexit()\n')
+REFERENCES = {
+    "osworld-libreoffice-writer-4bcb1253": EXPORT.format(dir="$HOME/Desktop", name="View_Person_Organizational_Summary.docx"),
+    "osworld-libreoffice-calc-aa3a8974": EXPORT.format(dir="$HOME", name="Resize_Cells_Fit_Page.xlsx"),
+    "osworld-multi-apps-3a93cae4": (
+        "import os, openpyxl\np = os.path.expanduser('~/Desktop/Course Timetable.xlsx')\n"
+        "wb = openpyxl.load_workbook(p)\nwb['Sheet1'].append(['Wednesday', '12:00-14:00', 'Lecture'])\nwb.save(p)\n"
+        "exit()\n"),
+}
+SLOTS = [["Day", "Time", "Course"], ["Monday", "10:00-12:00", "Grammar"], ["Tuesday", "14:00-16:00", "Writing"]]
+GOLDS = [SLOTS + [["Wednesday", "12:00", "Lecture"]], SLOTS + [["Wednesday", "12:00-14:00", "Lecture"]],
+         SLOTS + [["Wednesday", "12:00", "Lecture"], ["Wednesday", "13:00", "Lecture"]]]
+
+
+def _id(url: str) -> str:
+    return parse_qs(urlsplit(url).query)["id"][0]
+
+
+def _docx() -> bytes:
+    import docx
+
+    document = docx.Document()
+    document.add_heading("Person Organizational Summary", 1)
+    for line in ("Person: Ada Lovelace", "Organization: Analytical Engines", "Role: Programmer"):
+        document.add_paragraph(line)
+    buf = io.BytesIO()
+    document.save(buf)
+    return buf.getvalue()
+
+
+def _writer_pdf(docx: bytes, tmp: Path) -> bytes:
+    """Writer's own export (the gold a person exporting the document makes)."""
+    (tmp / "doc.docx").write_bytes(docx)
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "pdf",
+                    "--outdir", str(tmp), str(tmp / "doc.docx")], check=True, capture_output=True, timeout=180)
+    return (tmp / "doc.pdf").read_bytes()
+
+
+def _serve(file_host: Any, tmp: Path) -> None:
+    writer = json.loads((EXAMPLES / WRITER).read_text())
+    docx = _docx()
+    file_host.served[_id(writer["config"][0]["parameters"]["files"][0]["url"])] = docx
+    file_host.served[_id(writer["evaluator"]["expected"]["path"])] = _writer_pdf(docx, tmp)
+    calc = json.loads((EXAMPLES / CALC).read_text())
+    rows = [["Item", "Qty", "Price"]] + [[f"Item {i}", i, i * 1.5] for i in range(1, 21)]
+    file_host.served[_id(calc["config"][0]["parameters"]["files"][0]["url"])] = file_host.workbook({"Sheet1": rows})
+    timetable = json.loads((EXAMPLES / TIMETABLE).read_text())
+    (download,) = [c for c in timetable["config"] if c["type"] == "download"]
+    (xlsx,) = [f for f in download["parameters"]["files"] if f["path"].endswith(".xlsx")]
+    file_host.served[_id(xlsx["url"])] = file_host.workbook({"Sheet1": SLOTS})
+    for expected, rows in zip(timetable["evaluator"]["expected"], GOLDS):
+        file_host.served[_id(expected["path"])] = file_host.workbook({"Sheet1": rows})
+
+
+@pytest.mark.slow
+def test_new_translations_validate_with_references(tmp_path: Path, file_host: Any) -> None:
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0]:
+        pytest.skip("these OSWorld tasks start with world.require")
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice is not installed")
+    src = tmp_path / "src"
+    for rel in (WRITER, CALC, TIMETABLE):
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(EXAMPLES / rel, src / rel)
+    _serve(file_host, tmp_path)
+    suite = tmp_path / "suite"
+    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    tasks = yaml.safe_load(path.read_text())["tasks"]
+    assert {t["id"] for t in tasks} == set(REFERENCES)
+    path.write_text(yaml.safe_dump({"tasks": [{**t, "reference": REFERENCES[t["id"]]} for t in tasks]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == len(REFERENCES)
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
