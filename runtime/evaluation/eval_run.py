@@ -124,6 +124,12 @@ def evaluate(model: Model, dataset: Dataset, sample: SampleT, config: Config) ->
         row["error"] = f"model: {exc}"
     except OSError as exc:  # an image or video the dataset names cannot be read
         row["error"] = f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # PyAV's errors are no OSError: a bad video is its sample's error, others raise
+        if type(exc).__module__.split(".")[0] != "av":
+            raise
+        row["error"] = f"video: {type(exc).__name__}: {exc}"
+    if row["error"]:  # scored as no answer, so the dataset's numbers count it as wrong (critic F1 needs its gold)
+        row["parts"] = score(sample, "", 1.0)[1]
     row["duration_s"] = round(time.monotonic() - started, 3)
     return row
 

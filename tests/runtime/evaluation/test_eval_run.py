@@ -207,3 +207,17 @@ def test_report_draws_every_kind(sets: list[Path], tmp_path: Path) -> None:
     thumbs = list((tmp_path / "report" / "img").glob("*.jpg"))
     assert len(thumbs) == 5 + 2 * 5 + 2 + 3 + 6  # IDM samples show two frames, the video clip none
     assert all(Image.open(t).width <= 480 for t in thumbs)
+
+
+def test_an_unreadable_image_is_that_samples_error(sets: list[Path], tmp_path: Path) -> None:
+    import shutil
+
+    broken = tmp_path / "critic"
+    shutil.copytree(sets[3], broken)
+    (broken / "s" / "1.png").write_bytes(b"not a png")
+    summary = _run([broken], "reference", tmp_path / "out")["datasets"]["critic-set"]
+    assert summary["errors"] == 3 and summary["accuracy"] == 0.0
+    # Scored as no answer: the two successes are false negatives, the failure a true negative.
+    assert (summary["tp"], summary["fn"], summary["tn"]) == (0, 2, 1)
+    row = json.loads((tmp_path / "out" / "results.jsonl").read_text().splitlines()[0])
+    assert row["error"].startswith("UnidentifiedImageError") and row["reward"] == 0
