@@ -1,6 +1,8 @@
 """``deskact eval DATASET... --model M``: score a model on step-level datasets.
 
-Each sample becomes one question (``prompts.build_prompt``) sent through the model interface
+The datasets are deskact dataset folders (``samples.py``) or files and folders of the published
+formats ``loaders/`` reads in place (GroundUI, AgentStudio, AITW, ScreenAgent). Each sample
+becomes one question (``prompts.build_prompt``) sent through the model interface
 (``runtime/agent/models/base.py``; the offline baselines of ``baselines.py`` or any model of the
 registry), the reply is parsed and scored by the kind's metric (``metrics.py``). Samples run on
 ``--workers`` threads, each with its own model instance; a progress line is printed every few
@@ -56,7 +58,7 @@ from ..errors import DeskactError, ModelError
 from . import metrics
 from .baselines import EvalModel, make_eval_model
 from .prompts import SYSTEM, build_prompt, parse_action, parse_clip, parse_point, parse_verdict
-from .samples import ActionStep, CriticSample, Dataset, GroundSample, IdmClip, IdmSample, SampleT, load_dataset
+from .samples import ActionStep, CriticSample, Dataset, GroundSample, IdmClip, IdmSample, SampleT
 
 REPLY_CHARS = 4000
 STOP_AFTER_ERRORS = 3
@@ -198,7 +200,9 @@ def _check_resume(out: Path, model: str) -> None:
 def run_eval(options: EvalOptions, config: Config, write: Callable[[str], None] = print) -> dict[str, Any]:
     """Score ``options.model`` on every dataset; write OUT/{eval.json,results.jsonl,summary.json};
     return the summary."""
-    datasets = [load_dataset(p) for p in options.datasets]
+    from .loaders import load_any  # a deskact dataset folder, or a published format read in place
+
+    datasets = [load_any(p) for p in options.datasets]
     names = [d.name for d in datasets]
     for name in names:
         if names.count(name) > 1:
