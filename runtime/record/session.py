@@ -47,7 +47,9 @@ MODEL_NAME = "human"
 """The trajectory's model: a person's demonstration."""
 WAIT_AFTER_S = 0.2
 """The screen still changing this long after an action (before the next one) makes the reference wait."""
-POINTER_KINDS = ("click", "double_click", "triple_click", "right_click", "middle_click", "drag", "scroll")
+CLICK_KINDS = ("click", "double_click", "triple_click", "right_click", "middle_click")
+POINTER_KINDS = (*CLICK_KINDS, "drag", "scroll")
+KEY_KINDS = ("type", "key", "hotkey")
 
 
 class RecordOptions(BaseModel):
@@ -253,8 +255,12 @@ def _steps(actions: list[InputAction], watcher: Watcher) -> list[codegen.Step]:
         following = actions[i + 1].t_start if i + 1 < len(actions) else float("inf")
         changed = [t for t in watcher.changes if action.t_end < t < following]
         # The person waited for the screen: it went on changing after the action, or the action
-        # (a click, a key, a chord) changed it at all before the next one.
+        # (a click, a key, a chord) changed it at all before the next one. Keys after a click wait
+        # too: the click moves the focus (a browser's, in its renderer) after the replay's next
+        # keys would arrive, while a person's reach the field they clicked.
         wait = bool(changed) and (changed[-1] - action.t_end >= WAIT_AFTER_S or action.kind != "type")
+        keys_next = i + 1 < len(actions) and actions[i + 1].kind in KEY_KINDS
+        wait = wait or (action.kind in CLICK_KINDS and keys_next)
         steps.append(codegen.Step(action=action, target=target, wait=wait))
     return steps
 
