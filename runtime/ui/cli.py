@@ -215,6 +215,33 @@ def validate_cmd(
     raise typer.Exit(1 if problems else 0)
 
 
+@app.command("record")
+def record_cmd(
+    suite: Path = typer.Argument(..., help="The suite folder or task file that holds the task (or a built-in suite name)."),
+    task: str = typer.Option(..., "--task", "-t", help="The task's id."),
+    save_as: str = typer.Option("reference", "--as", help="reference (written when the demonstration passes the judges) "
+                                "or counterexample (written when it fails them)."),
+    note: str = typer.Option("", "--note", help="A counterexample's note: what is wrong with it."),
+    no_write: bool = typer.Option(False, "--no-write", help="Leave the task's YAML alone; only the run folder."),
+    out: Path | None = typer.Option(None, "--out", "-o", help="The run folder to write (default: beside the runs)."),
+    open_browser: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
+    tree: bool | None = typer.Option(None, "--tree/--no-tree", help="Read the accessibility tree, so clicks are by "
+                                     "element name (default: as observation.a11y; record as validate will run)."),
+    config: Path | None = ConfigOpt,
+) -> None:
+    """Record a person doing a task in the browser (noVNC); the recording becomes a trajectory and the task's reference. See docs/recording.md."""
+    from .record_cmd import run_record
+
+    if save_as not in ("reference", "counterexample"):
+        fail(DeskactError(f"--as {save_as!r}: expected reference or counterexample"))
+    try:
+        outcome = run_record(config_from(config), str(suite), task, out, save_as, note,  # type: ignore[arg-type]
+                             not no_write, console, open_browser, tree)
+    except DeskactError as exc:
+        fail(exc)
+    raise typer.Exit(0 if outcome.written or no_write else 1)
+
+
 @app.command("exec")
 def exec_cmd(
     code: str = typer.Argument(..., help="Python code (IPython syntax: !cmd and %magic work); - reads stdin."),
