@@ -217,7 +217,9 @@ def _critic_prompt(dataset: Dataset, sample: CriticSample, config: Config, max_i
                 size = scaled_size(img.width, img.height, scale)
                 parts += [view(img, scale, config), "\n"]
         if step.code:
-            parts.append(f"Code run:\n```python\n{step.code.rstrip()}\n```\n")
+            code = step.code.rstrip()
+            code = code if len(code) <= 4000 else code[:4000] + "\n# ... (cut)"
+            parts.append(f"Code run:\n```python\n{code}\n```\n")
         if step.action:
             parts.append(f"Action: {action_call(step.action, scale)}\n")
         if step.output:
