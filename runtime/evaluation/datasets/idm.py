@@ -9,7 +9,9 @@ actions (``runtime/run/input_actions.py``); the video gives the screen around ea
   before it began (``before``: the last such frame), and one grabbed after it ended and before
   the next began (``after``: the last such frame, the most settled, at most ``AFTER_MAX_S``
   after it). Exactly one action happened between the two frames, so the pair shows that action
-  and nothing else. Dropped, and counted by reason: no frame between it and its neighbours
+  and nothing else. An action that changed nothing on screen (a click on a focused window) leaves
+  no frame after it; the frame before it then serves the next action when no frame came for
+  ``QUIET_S`` after it (the recorder grabs within 1/fps of any drawing). Dropped, and counted by reason: no frame between it and its neighbours
   (actions a few milliseconds apart, as code sends them), no visible change between the frames,
   and actions the datasets' vocabulary cannot say (triple and middle clicks, ctrl+click).
 - IDM-Multiple (``idm_clip``): runs of ``2..CLIP_MAX_ACTIONS`` consecutive actions with a frame
@@ -37,6 +39,8 @@ from ..samples import Action, IdmClip, IdmSample, ScreenScale, TimedAction, writ
 
 AFTER_MAX_S = 5.0
 """The after frame is taken at most this long after the action ends (later changes are the app's own)."""
+QUIET_S = 1.0
+"""An action followed by this long with no new frame changed nothing on screen (see ``_before``)."""
 CLIP_MAX_ACTIONS = 5
 CLIP_MAX_FRAMES = 16
 CHANGE_LEVEL = 40
@@ -160,11 +164,27 @@ class _Writer:
         return rel
 
 
-def _bounds(actions: list[InputAction], i: int, j: int, end: float) -> tuple[float, float, float, float]:
-    """The windows where the frames before action i and after action j may fall."""
-    prev_end = actions[i - 1].t_end if i > 0 else float("-inf")
+def _before(actions: list[InputAction], i: int, frames: _Frames) -> int | None:
+    """The frame before action i: the last one grabbed before it began, provided every action
+    between that frame and this one left the screen still for ``QUIET_S`` after it (no frame came:
+    the recorder grabs within 1/fps of any drawing), so the frame shows the screen as it began."""
+    found = frames.last_between(float("-inf"), actions[i].t_start)
+    if found is None:
+        return None
+    grabbed, next_start = frames.times[found], actions[i].t_start
+    for k in range(i - 1, -1, -1):
+        if actions[k].t_end <= grabbed:
+            break
+        if actions[k].t_start <= grabbed or next_start - actions[k].t_end < QUIET_S:
+            return None  # the frame is mid-action, or an action's effect may not have shown yet
+        next_start = actions[k].t_start
+    return found
+
+
+def _after(actions: list[InputAction], j: int, frames: _Frames, end: float) -> int | None:
+    """The frame after action j: the last one grabbed after it ended, before the next began."""
     next_start = actions[j + 1].t_start if j + 1 < len(actions) else end
-    return prev_end, actions[i].t_start, actions[j].t_end, min(next_start, actions[j].t_end + AFTER_MAX_S)
+    return frames.last_between(actions[j].t_end, min(next_start, actions[j].t_end + AFTER_MAX_S))
 
 
 def cut_episode(folder: Path, name: str, singles: _Writer, clips: _Writer, counts: IdmCounts) -> tuple[
@@ -185,8 +205,7 @@ def cut_episode(folder: Path, name: str, singles: _Writer, clips: _Writer, count
     plans: list[tuple[int, int, int, Action]] = []  # (action, before frame, after frame, label)
     for i, action in enumerate(actions):
         label = _single(action, scale)
-        lo, hi, after_lo, after_hi = _bounds(actions, i, i, end)
-        before, after = frames.last_between(lo, hi), frames.last_between(after_lo, after_hi)
+        before, after = _before(actions, i, frames), _after(actions, i, frames, end)
         if label is None:
             dropped["not in the action vocabulary" if not action.sample_actions(scale) else "a repeated key"] += 1
         elif before is None:
@@ -225,13 +244,11 @@ def _clip_plans(actions: list[InputAction], frames: _Frames, end: float,
     plans = []
     i = 0
     while i < len(actions):
-        lo, hi, _, _ = _bounds(actions, i, i, end)
-        first = frames.last_between(lo, hi)
+        first = _before(actions, i, frames)
         best: tuple[int, int] | None = None
         j = i
         while first is not None and j < len(actions) and j - i < CLIP_MAX_ACTIONS and actions[j].sample_actions(scale):
-            _, _, after_lo, after_hi = _bounds(actions, i, j, end)
-            last = frames.last_between(after_lo, after_hi)
+            last = _after(actions, j, frames, end)
             if last is not None and j > i:
                 best = (j, last)
             j += 1
