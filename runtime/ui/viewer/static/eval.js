@@ -182,7 +182,9 @@
         img.style.width = Math.round(w * Math.max(1, least / Math.max(w, h))) + "px";
         var svg = img.nextElementSibling;
         svg.setAttribute("viewBox", "0 0 " + w + " " + h);
-        var r = Math.max(4, Math.min(w, h) / 40), font = Math.max(9, Math.min(w, h) / 26);
+        // Marks keep one size on screen whatever the image's resolution: sizes in image px per screen px.
+        var k = w / (img.getBoundingClientRect().width || w);
+        var r = 6 * k, font = 13 * k;
         function text(m, x, y, end) {
           return m.label ? '<text class="em-label ' + m.cls + '" style="font-size:' + font + 'px" x="' + x + '" y="' + y + '"' +
             (end ? ' text-anchor="end"' : "") + ">" + esc(m.label) + "</text>" : "";
@@ -266,6 +268,11 @@
           var t = x.frame_times ? " · " + num(x.frame_times[k]) + " s" : "";
           var acts = gold.filter(function (a) { return x.frame_times ? a.t === x.frame_times[k] : false; });
           var marks2 = [].concat.apply([], acts.map(function (a) { return actionMarks(a.action, "em-gold", "gold"); }));
+          // The i-th predicted action is drawn on the i-th frame (the one before the i-th gold action).
+          if (k < gold.length && got[k]) {
+            var same = gold[k].action.kind === got[k].kind;
+            marks2 = marks2.concat(actionMarks(got[k], same ? "em-right" : "em-wrong", "predicted"));
+          }
           return figure(s, f, "frame " + (k + 1) + t, marks2, "eval-frame-" + k);
         }).join("") + "</div>";
       return (x.instruction ? '<div class="instruction">' + esc(x.instruction) + "</div>" : "") +
