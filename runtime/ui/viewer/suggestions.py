@@ -277,10 +277,11 @@ def _window_suggestions(before: WorldState, after: WorldState) -> list[Suggestio
 
 
 def _row_where(row: dict[str, Any], keys: list[str]) -> dict[str, Any]:
-    """The columns that say what a row is: its text and number values, few enough to read."""
-    where = {k: row[k] for k in keys if k != "rowid" and row.get(k) not in (None, "")
+    """The columns that say what a row is: its text and number values, few enough to read. Not the
+    row's own id or its timestamps (``*_at``): another run of the task gives them other values."""
+    where = {k: row[k] for k in keys if k not in ("rowid", "id") and not k.endswith("_at") and row.get(k) not in (None, "")
              and isinstance(row[k], (str, int, float)) and not (isinstance(row[k], str) and len(row[k]) > 200)}
-    return dict(list(where.items())[:4])
+    return dict(list(where.items())[:5])
 
 
 def _site_suggestions(before: WorldState, after: WorldState) -> list[Suggestion]:

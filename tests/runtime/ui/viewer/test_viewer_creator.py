@@ -289,3 +289,35 @@ def test_a_demonstration_recorded_in_the_browser_becomes_a_saved_task(server: Vi
     assert _until("saved", lambda: d.find_element(By.ID, "saved-path").text, timeout=600).endswith("mine-recorded-note.yaml")
     task = next(t for t in load_tasks([suites / "mine"]).tasks if t.id == "mine-recorded-note")
     assert task.reference and "echo hello > note.txt" in task.reference
+
+
+@pytest.mark.bwrap
+@pytest.mark.slow
+def test_a_web_app_form_suggests_its_row_and_validates(suites: Path) -> None:
+    """The offline CRM app's database diffed: the customer the demonstration added becomes a
+    site.state judge (not its generated id), which validates and is saved."""
+    from deskact.runtime.config import load_config
+    from deskact.runtime.ui.viewer.creator import Creator, Draft
+
+    creator = Creator(load_config(), suites, suites.parent / "creator-work")
+    draft = Draft(suite="mine", id="mine-crm-customer", toolkits=["web"],
+                  instruction="In the admin app at http://crm.test/, add the customer Ada Byron, ada@byron.example, "
+                              "company Analytical Ltd, city London, status lead, tier pro.",
+                  reset=[{"site.serve": {"app": "crm"}}],
+                  reference='import requests\nrequests.post(sites.url("crm", "customers/new"), data={"name": "Ada Byron", '
+                            '"email": "ada@byron.example", "company": "Analytical Ltd", "city": "London", '
+                            '"status": "lead", "tier": "pro"}, timeout=30)\n')
+
+    def finished(job: Any) -> Any:
+        return _until(f"the {job.kind} job", lambda: creator.job(job.id).state != "running" and creator.job(job.id))
+
+    demo = finished(creator.demonstrate(draft))
+    assert demo.state == "done", demo.error + "\n".join(demo.log)
+    rows = [s for s in demo.result["suggestions"] if s["judge"] == "site.state"]
+    assert [s["params"] for s in rows] == [{"app": "crm", "table": "customers", "where": {
+        "name": "Ada Byron", "email": "ada@byron.example", "company": "Analytical Ltd", "city": "London",
+        "status": "lead"}}], demo.result["suggestions"]
+    draft.judge = [{"site.state": rows[0]["params"]}]
+    verdict = finished(creator.validate(draft))
+    assert verdict.state == "done" and verdict.result["saved"], verdict.result or verdict.error
+    assert (suites / "mine" / "mine-crm-customer.yaml").is_file()
