@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import io
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,6 +255,7 @@ def _step_prompt(dataset: Dataset, sample: ActionStep, config: Config) -> Prompt
 _NUM = r"-?\d+(?:\.\d+)?"
 _POINT = re.compile(rf"\(\s*({_NUM})\s*,\s*({_NUM})\s*\)|\[\s*({_NUM})\s*,\s*({_NUM})\s*\]")
 # A call's arguments: anything but parentheses and quotes, or quoted strings with escapes inside.
+_NAMED_POINT = re.compile(rf"""["']?x["']?\s*[=:]\s*({_NUM})\s*,?\s*["']?y["']?\s*[=:]\s*({_NUM})""")
 _CALL = re.compile(r"(?:pyautogui\.)?\b([A-Za-z_]+)\s*\(((?:[^()'\"]|'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\")*)\)")
 
 _KIND_NAMES: dict[str, str] = {
@@ -276,7 +278,8 @@ def parse_point(reply: str, scale: float) -> tuple[float, float] | None:
     """The last ``(x, y)`` (or ``[x, y]``) in the reply, in the sample's pixels."""
     found = list(_POINT.finditer(reply))
     if not found:
-        return None
+        named = list(_NAMED_POINT.finditer(reply))  # "x=412, y=88" / {"x": 412, "y": 88}
+        return (float(named[-1].group(1)) / scale, float(named[-1].group(2)) / scale) if named else None
     m = found[-1]
     x, y = (m.group(1), m.group(2)) if m.group(1) is not None else (m.group(3), m.group(4))
     return float(x) / scale, float(y) / scale
@@ -328,8 +331,41 @@ def _to_action(name: str, args: list[Any], kwargs: dict[str, Any], scale: float,
         return Action.model_construct(**{k: v for k, v in fields.items() if v is not None}) if lenient else None
 
 
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+_JSON_KIND_KEYS = ("kind", "action", "action_type", "type", "name", "operation")
+
+
+def _json_actions(reply: str, scale: float, lenient: bool) -> list[Action]:
+    """Actions written as flat JSON objects: ``{"action": "click", "x": 10, "y": 20}``,
+    ``{"action_type": "type", "text": "hi"}``, ``{"kind": "key", "keys": ["enter"]}``."""
+    out = []
+    for m in _JSON_OBJECT.finditer(reply):
+        try:
+            obj = json.loads(m.group(0))
+        except json.JSONDecodeError:
+            continue
+        name = next((obj[k] for k in _JSON_KIND_KEYS if isinstance(obj.get(k), str) and obj[k].lower() in _KIND_NAMES), None)
+        if name is None:
+            continue
+        args: list[Any] = []
+        if isinstance(obj.get("x"), int | float) and isinstance(obj.get("y"), int | float):
+            args += [obj["x"], obj["y"]]
+        if isinstance(obj.get("x2"), int | float) and isinstance(obj.get("y2"), int | float):
+            args += [obj["x2"], obj["y2"]]
+        for key in ("text", "key", "direction"):
+            if isinstance(obj.get(key), str):
+                args.append(obj[key])
+        if isinstance(obj.get("keys"), list):
+            args += [k for k in obj["keys"] if isinstance(k, str)]
+        action = _to_action(name, args, {}, scale, lenient)
+        if action is not None:
+            out.append(action)
+    return out
+
+
 def parse_actions(reply: str, scale: float, lenient: bool = False) -> list[Action]:
-    """Every action call in the reply, in order (unknown names skipped)."""
+    """Every action call in the reply, in order (unknown names skipped); without any call, the
+    actions written as JSON objects."""
     out = []
     for m in _CALL.finditer(reply):
         parsed = _literal_args(m.group(2))
@@ -338,7 +374,7 @@ def parse_actions(reply: str, scale: float, lenient: bool = False) -> list[Actio
         action = _to_action(m.group(1), parsed[0], parsed[1], scale, lenient)
         if action is not None:
             out.append(action)
-    return out
+    return out or _json_actions(reply, scale, lenient)
 
 
 def parse_action(reply: str, scale: float, lenient: bool = False) -> Action | None:

@@ -11,6 +11,8 @@ def test_points_last_one_and_scaled_back() -> None:
     assert parse_point("First (1, 2), no: the button is at (120.5, 45).", 1.0) == (120.5, 45.0)
     assert parse_point("click([300, 200])", 0.5) == (600.0, 400.0)
     assert parse_point("I cannot see it.", 1.0) is None
+    assert parse_point('x=412, y=88', 1.0) == (412.0, 88.0)
+    assert parse_point('{"x": 412, "y": 88.5}', 2.0) == (206.0, 44.25)
 
 
 @pytest.mark.parametrize(("reply", "expected"), [
@@ -28,6 +30,10 @@ def test_points_last_one_and_scaled_back() -> None:
     ("pyautogui.scroll(-3)", Action(kind="scroll", direction="down", amount=3)),
     ("Thinking... then done()", Action(kind="done")),
     ("fail()", Action(kind="fail")),
+    ('{"action": "click", "x": 10, "y": 20}', Action(kind="click", x=20, y=40)),
+    ('```json\n{"action_type": "type", "text": "hi"}\n```', Action(kind="type", text="hi")),
+    ('{"kind": "hotkey", "keys": ["ctrl", "v"]}', Action(kind="hotkey", keys=["ctrl", "v"])),
+    ('{"action": "scroll", "direction": "up"}', Action(kind="scroll", direction="up")),
 ])
 def test_action_calls(reply: str, expected: Action) -> None:
     assert parse_action(reply, 0.5) == expected
