@@ -48,10 +48,13 @@ def test_close_window_by_class_and_exact_title_run_osworlds_wmctrl(tmp_path: Pat
                                "35253b65-0000-0000-0000-000000000000": FORWARD})
     quote, forward = tasks["osworld-thunderbird-030eeff7"], tasks["osworld-thunderbird-35253b65"]
     (close,) = [s["shell.run"]["cmd"] for s in quote["before_judge"] if "shell.run" in s]
-    assert close.startswith("wmctrl -xFc Mail.thunderbird; ")  # OSWorld's server: wmctrl -xFc NAME
-    assert "wmctrl -lx | awk '{print $$3}' | grep -qxF -- Mail.thunderbird" in close
+    # OSWorld's server: wmctrl -xFc Mail.thunderbird; this Thunderbird's class is Mail.thunderbird-default
+    assert close.startswith("ids=$$(wmctrl -lx | awk -v n=Mail.thunderbird '$$3 == n || index($$3, n \"-\") == 1")
+    assert "wmctrl -ic $$id" in close and close.endswith("; true")
     (close,) = [s["shell.run"]["cmd"] for s in forward["before_judge"] if "shell.run" in s]
-    assert close.startswith("wmctrl -Fc 'Message Filters'; ") and "wmctrl -l | grep -qF -- 'Message Filters'" in close
+    assert close.startswith("ids=$$(wmctrl -l | awk -v n='Message Filters' ") and "t == n {print $$1}" in close
+    assert [t["reset"][-1] for t in (quote, forward)] == [
+        {"apps.launch": {"cmd": "/usr/bin/thunderbird", "window": "Thunderbird", "timeout": 120}}] * 2
     assert quote["judge"] == [{"thunderbird.prefs": {
         "path": "${HOME}/.thunderbird/t5q2a5hp.default-release/prefs.js",
         "expect": {"mail.identity.id1.auto_quote": {"method": "eq", "ref": False}}}}]
