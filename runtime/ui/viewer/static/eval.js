@@ -2,6 +2,7 @@
 //   #/eval/RUN?dataset=&status=&text=   each dataset's metrics and every sample's row, filtered
 //   #/eval/RUN/DATASET/ID                one sample: its image(s) with the gold (green) and the
 //                                        model's answer (blue when right, red when wrong) drawn
+//   #/evalcompare/A/B?changed=1          two eval folders sample by sample: what changed
 (function () {
   "use strict";
   var app = document.getElementById("app");
@@ -317,9 +318,51 @@
     window.scrollTo(0, y);
   }
 
-  // viewer.js calls this for #/eval/... routes; `still()` says the page is still the one asked for.
+  // ---- two eval folders ------------------------------------------------------------------------
+  function drawCompare(a, b, da, db, query) {
+    crumbs.innerHTML = "› compare " + esc(a) + " ↔ " + esc(b);
+    var key = function (r) { return r.dataset + "\u0000" + r.id; };
+    var ra = {}, rb = {};
+    da.rows.forEach(function (r) { ra[key(r)] = r; });
+    db.rows.forEach(function (r) { rb[key(r)] = r; });
+    var keys = Object.keys(ra).concat(Object.keys(rb).filter(function (k) { return !(k in ra); })).sort();
+    var changed = keys.filter(function (k) { return ra[k] && rb[k] && ra[k].status !== rb[k].status; });
+    var onlyChanged = query.changed === "1";
+    var names = Object.keys(da.datasets).concat(Object.keys(db.datasets).filter(function (n) { return !(n in da.datasets); }));
+    var acc = function (d, n) { return d.datasets[n] ? metric("accuracy", d.datasets[n].metrics.accuracy) : "–"; };
+    var link = function (run, r) {
+      return r ? '<a href="#/eval/' + enc(run) + "/" + enc(r.dataset) + "/" + enc(r.id) + '">' + badge(r.status) + "</a>" : "–";
+    };
+    app.innerHTML = "<h2>Compare " + esc(a) + " ↔ " + esc(b) + '</h2><table id="evalcompare-datasets"><thead><tr>' +
+      "<th>dataset</th><th>A: " + esc(a) + " (" + esc(da.model) + ")</th><th>B: " + esc(b) + " (" + esc(db.model) +
+      ")</th></tr></thead><tbody>" + names.map(function (n) {
+        return '<tr data-dataset="' + esc(n) + '"><td>' + esc(n) + "</td><td>" + acc(da, n) + "</td><td>" + acc(db, n) + "</td></tr>";
+      }).join("") + '</tbody></table><p id="evalcompare-summary">' + changed.length + " of " + keys.length +
+      ' samples changed result. <label><input type="checkbox" id="evalcompare-only"' + (onlyChanged ? " checked" : "") +
+      "> only those</label></p>" + '<table id="evalcompare"><thead><tr><th>sample</th><th>dataset</th><th>A</th><th>B</th>' +
+      "<th>gold</th><th>A predicted</th><th>B predicted</th></tr></thead><tbody>" +
+      keys.filter(function (k) { return !onlyChanged || changed.indexOf(k) >= 0; }).map(function (k) {
+        var x = ra[k], y = rb[k], r = x || y;
+        return '<tr class="' + (changed.indexOf(k) >= 0 ? "changed" : "") + '" data-id="' + esc(r.id) + '"><td>' + esc(r.id) +
+          "</td><td>" + esc(r.dataset) + "</td><td>" + link(a, x) + "</td><td>" + link(b, y) + "</td><td><code>" + esc(r.gold) +
+          "</code></td><td><code>" + esc(x ? x.predicted || x.error : "") + "</code></td><td><code>" +
+          esc(y ? y.predicted || y.error : "") + "</code></td></tr>";
+      }).join("") + "</tbody></table>";
+    document.getElementById("evalcompare-only").addEventListener("change", function (ev) {
+      var q = ev.target.checked ? { changed: "1" } : {};
+      history.replaceState(null, "", "#/evalcompare/" + enc(a) + "/" + enc(b) + (ev.target.checked ? "?changed=1" : ""));
+      drawCompare(a, b, da, db, q);
+    });
+  }
+
+  // viewer.js calls this for #/eval/... and #/evalcompare/... routes; `still()` says the page is
+  // still the one asked for.
   window.deskactEval = {
     load: function (parts, query, still) {
+      if (parts[0] === "evalcompare" && parts.length === 3) {
+        return Promise.all([getJSON("/api/evals/" + enc(parts[1])), getJSON("/api/evals/" + enc(parts[2]))])
+          .then(function (d) { if (still()) drawCompare(parts[1], parts[2], d[0], d[1], query); });
+      }
       if (parts.length === 2) {
         return getJSON("/api/evals/" + enc(parts[1])).then(function (d) { if (still()) drawRun(parts[1], d, query); });
       }

@@ -53,7 +53,7 @@
       return;
     }
     var rows = runs.map(function (r) {
-      return '<tr class="run" data-run="' + esc(r.id) + '"><td><input type="checkbox" class="pick" value="' +
+      return '<tr class="run" data-run="' + esc(r.id) + '"><td><input type="checkbox" class="pick" data-kind="' + esc(r.kind || "tasks") + '" value="' +
         esc(r.id) + '"></td><td><a href="#/' + (r.kind === "eval" ? "eval" : "run") + "/" + enc(r.id) + '">' + esc(r.name) + "</a>" +
         (r.kind === "eval" ? ' <span class="status eval">eval</span>' : "") +
         (r.live ? ' <span class="status running">live</span>' : "") + '<div class="muted">' + esc(r.path) +
@@ -73,8 +73,10 @@
       });
     });
     btn.addEventListener("click", function () {
-      var ids = picks.filter(function (x) { return x.checked; }).map(function (x) { return enc(x.value); });
-      location.hash = "#/compare/" + ids.join("/");
+      var checked = picks.filter(function (x) { return x.checked; });
+      var ids = checked.map(function (x) { return enc(x.value); });
+      var evals = checked.every(function (x) { return x.dataset.kind === "eval"; });  // two eval folders: eval.js
+      location.hash = (evals ? "#/evalcompare/" : "#/compare/") + ids.join("/");
     });
   }
 
@@ -384,7 +386,7 @@
         if (still() && (force || text !== shown.sigs)) { shown.key = key; shown.sigs = text; drawRuns(runs); }
       });
     }
-    var runIds = p[0] === "compare" ? [p[1], p[2]] : [p[1]];
+    var runIds = p[0] === "compare" || p[0] === "evalcompare" ? [p[1], p[2]] : [p[1]];
     return sigsOf(runIds).then(function (sig) {
       if (!force && sig === shown.sigs) return;
       var load;
@@ -407,7 +409,7 @@
           orNull(getJSON("/api/runs/" + enc(p[2]) + "/tasks/" + enc(p[3])))]).then(function (pages) {
           if (still()) drawSide(p[1], p[2], p[3], pages);
         });
-      } else if (p[0] === "eval" && window.deskactEval) {  // a deskact eval folder: eval.js
+      } else if ((p[0] === "eval" || p[0] === "evalcompare") && window.deskactEval) {  // deskact eval folders: eval.js
         load = window.deskactEval.load(p, route().query, still);
       } else {
         throw new Error("unknown page " + location.hash);

@@ -196,6 +196,33 @@ def test_each_kind_shows_its_gold_and_prediction(server: ViewerServer, chromium:
 
 
 @pytest.mark.slow
+def test_two_eval_folders_compared_sample_by_sample(server: ViewerServer, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+
+    centre = _get(server, "api/evals/centre")
+    wrong = sorted(r["id"] for r in centre["rows"] if r["status"] != "right")
+    d = chromium
+    d.get(server.url)
+    _until("two eval folders", lambda: len(d.find_elements(By.CSS_SELECTOR, '#runs .pick[data-kind="eval"]')) == 2)
+    for box in d.find_elements(By.CSS_SELECTOR, "#runs .pick"):
+        box.click()
+    d.find_element(By.ID, "compare-btn").click()
+    summary = _until("the comparison", lambda: d.find_element(By.ID, "evalcompare-summary").text)
+    assert "/#/evalcompare/" in d.current_url
+    # The oracle is right everywhere: what changed is exactly where the centre click is wrong.
+    assert summary.startswith(f"{len(wrong)} of 33 samples changed result")
+    d.find_element(By.ID, "evalcompare-only").click()
+    _until("only the changed", lambda: sorted(tr.get_attribute("data-id") for tr in d.find_elements(
+        By.CSS_SELECTOR, "#evalcompare tbody tr")) == wrong)
+    assert "changed=1" in d.current_url
+    heads = [th.text for th in d.find_elements(By.CSS_SELECTOR, "#evalcompare-datasets th")]
+    oracle = next(i for i, h in enumerate(heads) if "reference" in h)  # the run list puts the newest first
+    accuracy = {tr.get_attribute("data-dataset"): tr.find_elements(By.TAG_NAME, "td")[oracle].text
+                for tr in d.find_elements(By.CSS_SELECTOR, "#evalcompare-datasets tbody tr")}
+    assert set(accuracy) == set(SOURCES) and set(accuracy.values()) == {"100.0%"}
+
+
+@pytest.mark.slow
 def test_a_running_eval_updates_the_page(evals: Path, tmp_path: Path, chromium: Any) -> None:
     from selenium.webdriver.common.by import By
 
