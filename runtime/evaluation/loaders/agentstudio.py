@@ -46,6 +46,7 @@ def load_idm(path: Path) -> Loaded:
     """IDM-Single (``metadata_idm.jsonl``)."""
     root = path.parent
     out = Loaded(root=root, kind="idm", name=path.stem, source=f"AgentStudio IDM-Single ({path.name})")
+    seen: set[str] = set()  # the published IDM-Single repeats some action_ids: the later ones get -2, -3
     for where, rec in read_records(path):
         before = _frame(root, need(rec, "obs_before", where, str), where, "obs_before")
         after = _frame(root, need(rec, "obs_after", where, str), where, "obs_after")
@@ -56,7 +57,7 @@ def load_idm(path: Path) -> Loaded:
             out.skipped[action] += 1
             continue
         out.samples.append(IdmSample(
-            id=str(need(rec, "action_id", where)), source=f"agentstudio/{source}", platform=_platform(rec),
+            id=_unique(seen, str(need(rec, "action_id", where))), source=f"agentstudio/{source}", platform=_platform(rec),
             before=before, after=after, width=size[0], height=size[1], action=action,
             instruction=rec.get("instruction") or None))
     return out

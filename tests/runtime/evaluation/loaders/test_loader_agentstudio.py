@@ -91,3 +91,11 @@ def test_each_sources_vocabulary() -> None:
         assert action.short() == short, rec
     for op in ("SELECT", "hover", "go_back", "goto", "new_tab", "page_focus", "none"):
         assert isinstance(to_action({"operation": op}, size, "vwa"), str), op
+
+
+def test_a_repeated_action_id_gets_its_own_id(tmp_path: Path) -> None:
+    # AgentStudio's published metadata_idm.jsonl repeats 15 action_ids (one of them three times).
+    line = (FIXTURE / "metadata_idm.jsonl").read_text().splitlines()[0]
+    (tmp_path / "images").symlink_to(FIXTURE / "images")
+    (tmp_path / "metadata_idm.jsonl").write_text("\n".join([line, line, line]) + "\n")
+    assert [s.id for s in load_any(tmp_path / "metadata_idm.jsonl")] == ["a1001-0", "a1001-0-2", "a1001-0-3"]
