@@ -321,3 +321,28 @@ def test_a_web_app_form_suggests_its_row_and_validates(suites: Path) -> None:
     verdict = finished(creator.validate(draft))
     assert verdict.state == "done" and verdict.result["saved"], verdict.result or verdict.error
     assert (suites / "mine" / "mine-crm-customer.yaml").is_file()
+
+
+@pytest.mark.bwrap
+@pytest.mark.slow
+def test_a_sent_mail_on_the_google_emulator_suggests_email_sent(suites: Path) -> None:
+    """The Google emulator's records diffed: a mail the demonstration sent becomes google.email_sent."""
+    from deskact.runtime.config import load_config
+    from deskact.runtime.ui.viewer.creator import Creator, Draft
+
+    creator = Creator(load_config(), suites, suites.parent / "creator-work-google")
+    draft = Draft(suite="mine", id="mine-lunch-mail", toolkits=["google"], reset=[{"google.reset": {}}],
+                  instruction="Email dana@example.com with the subject 'Lunch on Friday?' asking whether she is free.",
+                  reference='send_email("dana@example.com", "Lunch on Friday?", "Are you free for lunch on Friday?")\n')
+
+    def finished(job: Any) -> Any:
+        return _until(f"the {job.kind} job", lambda: creator.job(job.id).state != "running" and creator.job(job.id))
+
+    demo = finished(creator.demonstrate(draft))
+    assert demo.state == "done", demo.error + "\n".join(demo.log)
+    mails = [s for s in demo.result["suggestions"] if s["judge"] == "google.email_sent"]
+    assert [s["params"] for s in mails] == [{"to": ["dana@example.com"], "subject_contains": "Lunch on Friday?"}], \
+        demo.result
+    draft.judge = [{"google.email_sent": mails[0]["params"]}]
+    verdict = finished(creator.validate(draft))
+    assert verdict.state == "done" and verdict.result["saved"], verdict.result or verdict.error
