@@ -1,8 +1,10 @@
-"""csv.rows: a CSV file's rows, compared like spreadsheet cells; csv.compare: its lines against a gold file's."""
+"""csv.rows: a CSV file's rows, compared like spreadsheet cells; csv.compare: its lines against a gold file's;
+csv.records: its rows as records (the first line names the fields) matched against expected ones."""
 
 from __future__ import annotations
 
 import csv
+import io
 from typing import Any
 
 from ..runtime.tasks.helpers import clip, gold_file
@@ -91,3 +93,32 @@ def csv_compare(ctx: StepContext, path: str, reference: str, strip: bool = False
     want = clip(expected[at], 100) if at < len(expected) else "no line (end of file)"
     return Verdict.fail(f"{p} has {len(actual)} lines ({len(expected)} in {reference}); line {at + 1} is {got}"
                         f" where the gold file has {want}", first_difference=at + 1)
+
+
+def _record_matches(pattern: dict[str, Any], record: dict[Any, Any]) -> bool:
+    return all(k in record and record[k] == v for k, v in pattern.items())
+
+
+@judge("csv.records")
+def csv_records(ctx: StepContext, path: str, expect: list[dict[str, Any]] | None = None,
+                unexpect: list[dict[str, Any]] | None = None, fields: list[str] | None = None) -> Verdict:
+    """The CSV read as records (its first line names the fields, as Python's ``csv.DictReader``
+    reads it): every ``expect`` record is matched by some row (the row has each key with exactly
+    that text) and no row matches an ``unexpect`` one (OSWorld's ``check_csv``). ``fields``: the
+    first line must name these, so an empty file (a tool that wrote nothing) is not a pass."""
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{p.name} does not exist")
+    # As OSWorld reads it: the file in text mode (universal newlines), then csv's reading of its lines.
+    reader = csv.DictReader(io.StringIO(p.read_text()))
+    rows = list(reader)
+    header = list(reader.fieldnames or [])
+    missing_fields = [k for k in fields or [] if k not in header]
+    if missing_fields:
+        return Verdict.fail(f"{p.name}'s first line should name {', '.join(missing_fields)} but is {clip(header)}")
+    missing = [r for r in expect or [] if not any(_record_matches(r, row) for row in rows)]
+    unwanted = [row for row in rows if any(_record_matches(r, row) for r in unexpect or [])]
+    if missing or unwanted:
+        said = [f"no row matches {clip(r)}" for r in missing] + [f"row {clip(row)} should not be there" for row in unwanted]
+        return Verdict.fail(f"{p.name} ({len(rows)} rows): " + "; ".join(said))
+    return Verdict.ok(f"{p.name}: {len(expect or [])} expected record(s) found, none unexpected ({len(rows)} rows)")

@@ -155,6 +155,22 @@ def _compare_python_pure_text(env: MetricEnv, part: Part) -> None:
     env.judge("pysource.same_text", path=path, reference=reference)
 
 
+def _check_csv(env: MetricEnv, part: Part) -> None:
+    """csv.DictReader's records against expect/unexpect records (every key, the exact text). With
+    only unexpect records, the file must name their fields on its first line: a tool that wrote
+    nothing (thunderbird-bb5e4c0d's firefox_decrypt) would otherwise pass a do-nothing agent."""
+    needs_judge(part["func"], "csv.records")
+    rules = rules_of(part)
+    expect, unexpect = rules.get("expect") or [], rules.get("unexpect") or []
+    if not all(isinstance(r, dict) for r in [*expect, *unexpect]) or set(rules) - {"expect", "unexpect"}:
+        raise Untranslatable("func check_csv: rules other than expect/unexpect lists of records")
+    fields = sorted({k for r in unexpect for k in r}) if not expect else None
+    env.judge("csv.records", path=text_result(env, part), expect=escaped(expect) or None,
+              unexpect=escaped(unexpect) or None, fields=fields)
+    if fields:
+        env.out.notes.append("check_csv with only unexpected records: the CSV must name their fields on its first line")
+
+
 FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "exact_match": _exact_match,
     "check_include_exclude": _check_include_exclude,
@@ -170,4 +186,5 @@ FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "compare_pdfs": _compare_pdfs,
     "check_pdf_pages": _check_pdf_pages,
     "compare_python_pure_text": _compare_python_pure_text,
+    "check_csv": _check_csv,
 }

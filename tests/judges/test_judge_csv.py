@@ -24,3 +24,15 @@ def test_csv_rows(ctx: StepContext) -> None:
     assert v.feedback.startswith("o.csv lacks rows [['plum', 1]]; it has 3 rows")
     with pytest.raises(ValueError, match="exactly one of equals, contains"):
         lookup("judge", "csv.rows").validate({"path": "o.csv"})
+
+
+def test_csv_records(ctx: StepContext) -> None:
+    (ctx.workspace / "a.csv").write_text("url,user\nimap://x,ann\nsmtp://x,ann\n")
+    ok = run_judge("csv.records", {"path": "a.csv", "expect": [{"url": "imap://x"}], "unexpect": [{"user": "bob"}]}, ctx)
+    assert ok.passed and not ok.error, ok.feedback
+    v = run_judge("csv.records", {"path": "a.csv", "expect": [{"url": "pop://x"}], "unexpect": [{"user": "ann"}]}, ctx)
+    assert not v.passed and "no row matches" in v.feedback and "should not be there" in v.feedback
+    (ctx.workspace / "empty.csv").write_text("")
+    assert run_judge("csv.records", {"path": "empty.csv", "unexpect": [{"user": "ann"}]}, ctx).passed
+    v = run_judge("csv.records", {"path": "empty.csv", "unexpect": [{"user": "ann"}], "fields": ["user"]}, ctx)
+    assert not v.passed and "first line should name user" in v.feedback
