@@ -54,7 +54,7 @@
   function draft() {
     var list = function (id) { return $(id).value.split(",").map(function (s) { return s.trim(); }).filter(Boolean); };
     return {
-      suite: $("suite").value, id: $("task-id").value.trim(), instruction: $("instruction").value,
+      suite: suiteName(), id: $("task-id").value.trim(), instruction: $("instruction").value,
       visual: $("visual").checked, toolkits: list("toolkits"), tags: list("tags"),
       reset: stepsOf($("reset-steps")), cleanup: stepsOf($("cleanup-steps")),
       before_judge: stepsOf($("before-judge-steps")), reference: $("reference").value, judge: stepsOf($("judges"), true)
@@ -181,7 +181,16 @@
     });
   }
 
+  // An existing suite folder, or a new one (made when the first task is saved into it).
+  function suiteName() { return $("suite").value === NEW_SUITE ? $("new-suite").value.trim() : $("suite").value; }
+  var NEW_SUITE = "/new";  // no suite folder has a "/" in its name
+
   function fixtures() {
+    $("new-suite").hidden = $("suite").value !== NEW_SUITE;
+    if ($("suite").value === NEW_SUITE) {
+      $("fixtures").textContent = "a new suite folder, made when the task is saved (no fixture files yet)";
+      return;
+    }
     getJSON("/api/creator/suites/" + encodeURIComponent($("suite").value) + "/files").then(function (f) {
       $("fixtures").innerHTML = f.files.length ? "fixtures in ${FILES}: " + f.files.slice(0, 60).map(function (n) {
         return "<code>" + esc(n) + "</code>"; }).join(" ") : "this suite has no fixture files";
@@ -191,7 +200,9 @@
   function draw() {
     app.innerHTML = '<h2>Create a task</h2><div class="tool"><div>' +
       '<div class="panel"><h3>1 · Start from</h3><label class="field"><span class="name">suite</span><select id="suite">' +
-      catalog.suites.map(function (s) { return "<option>" + esc(s) + "</option>"; }).join("") + '</select></label>' +
+      catalog.suites.map(function (s) { return "<option>" + esc(s) + "</option>"; }).join("") + '<option value="' + NEW_SUITE +
+      '">new suite…</option></select></label><label class="field"><span class="name"></span><input type="text" id="new-suite" ' +
+      'placeholder="the new suite\'s folder name" hidden></label>' +
       '<label class="field"><span class="name">task id</span><input type="text" id="task-id" placeholder="os-write-report"></label>' +
       '<label class="field"><span class="name">visual</span><input type="checkbox" id="visual"></label>' +
       '<label class="field"><span class="name">toolkits</span><input type="text" id="toolkits" placeholder="gui, web (comma separated)"></label>' +

@@ -346,3 +346,25 @@ def test_a_sent_mail_on_the_google_emulator_suggests_email_sent(suites: Path) ->
     draft.judge = [{"google.email_sent": mails[0]["params"]}]
     verdict = finished(creator.validate(draft))
     assert verdict.state == "done" and verdict.result["saved"], verdict.result or verdict.error
+
+
+@pytest.mark.bwrap
+@pytest.mark.slow
+def test_a_task_saved_into_a_new_suite(server: ViewerServer, suites: Path, chromium: Any) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    d = chromium
+    d.get(server.url + "create")
+    _until("the catalog", lambda: d.find_element(By.ID, "add-reset"))
+    Select(d.find_element(By.ID, "suite")).select_by_visible_text("new suite…")
+    d.find_element(By.ID, "new-suite").send_keys("fresh")
+    d.find_element(By.ID, "task-id").send_keys("fresh-hello")
+    d.find_element(By.ID, "instruction").send_keys("Write hello into ${WORKSPACE}/hello.txt")
+    d.find_element(By.ID, "reference").send_keys("open('hello.txt', 'w').write('hello\\n')")
+    d.find_element(By.ID, "demonstrate").click()
+    _until("the suggestions", lambda: d.find_element(By.CSS_SELECTOR, "#demo-state.ok"))
+    d.find_element(By.CSS_SELECTOR, '#judges .suggestion[data-step="files.content"] .use').click()
+    d.find_element(By.ID, "validate").click()
+    _until("saved", lambda: d.find_element(By.ID, "saved-path"))
+    assert [t.id for t in load_tasks([suites / "fresh"]).tasks] == ["fresh-hello"]
