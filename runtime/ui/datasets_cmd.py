@@ -13,6 +13,25 @@ app = typer.Typer(help="Make step-level evaluation datasets from worlds and runs
 console = output_console(stderr=True)
 
 
+@app.command("ground")
+def ground_cmd(
+    out: Path = typer.Option(..., "--out", "-o", help="Writes OUT/screen (display resolution), OUT/scaled (the model's size) and OUT/report.json."),
+    apps: str = typer.Option("writer,calc,impress,draw,mousepad,chromium", "--apps", help="Comma-separated apps to ground in."),
+    per_app: int = typer.Option(200, "--per-app", "-n", help="Proven samples wanted per app."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Apps grounded at once, each on its own display."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the scenes' contents, the targets' order and the phrasings."),
+    config: Path | None = typer.Option(None, "--config", "-c", help="Config file."),
+) -> None:
+    """Grounding samples (instruction, screenshot, box) from apps in worlds, each proven by clicking its box centre."""
+    from ..config import load_config
+    from ..evaluation.datasets.ground import generate
+
+    report = generate(out, load_config(config), [a.strip() for a in apps.split(",") if a.strip()], per_app,
+                      workers=workers, seed=seed, log=lambda line: console.print(line, markup=False))
+    console.print(f"{report.proven} proven samples in {report.seconds:.0f} s -> {out / 'screen'} and {out / 'scaled'}")
+    raise typer.Exit(0 if report.proven else 1)
+
+
 @app.command("idm")
 def idm_cmd(
     run_dirs: list[Path] = typer.Argument(..., help="Run folders (or folders holding them) recorded with --record."),

@@ -35,11 +35,13 @@ from . import ground_text as text
 from . import ground_tree as tree
 from .ground_apps import APPS, AppSpec, Scene
 from .ground_input import XInput, wait_for
-from .ground_proof import Prover, Target
+from .ground_proof import Proof, Prover, Target
 
 SCENE_CAP = 45
 """Most samples taken in one scene: the rest of an app's samples come from other scenes."""
-SETTLE_SECONDS = 0.35
+RESTORED_KINDS = ("menu", "submenu", "toggle", "check")
+"""Kinds put back after their proof: the tree is not read again after one of them."""
+SETTLE_SECONDS = 0.25
 """Pause after parking the pointer before the grab: hover highlights fade, popups finish drawing."""
 
 
@@ -56,6 +58,8 @@ class AppReport(BaseModel):
     scenes_lost: int = 0
     """Scenes left early: their window was gone or covered and Escape did not bring it back."""
     seconds: float = 0.0
+    phases: dict[str, float] = Field(default_factory=dict)
+    """Seconds spent per phase: reset, read (trees), grab (screenshots written), prove (clicks)."""
     error: str | None = None
 
 
@@ -102,7 +106,7 @@ class Writer:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 if img is None:
                     img = scale_frame(frame, scaled_size(width, height, scale))  # the model's scaling
-                to_pil(img).save(path, format="PNG", optimize=False, compress_level=6)
+                to_pil(img).save(path, format="PNG", optimize=False, compress_level=3)
         return Grab(rel, rel), (width, height), scale
 
 
@@ -141,6 +145,8 @@ class AppRun:
         self.dropped: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
         self.not_restored = 0
+        self.phases: Counter[str] = Counter()
+        self.menu_cache: dict[tuple[str, ...], list[Target]] = {}
 
     def run(self) -> None:
         from ...run.task_env import TaskEnv
@@ -154,7 +160,9 @@ class AppRun:
             cap = min(SCENE_CAP, self.per_app - len(self.samples))
             with TaskEnv(scene_task(scene), self.worker) as env:
                 try:
+                    t0 = time.monotonic()
                     env.reset()
+                    self.phases["reset"] += time.monotonic() - t0
                     self._scene(env, scene, cap)
                 except Exception as exc:  # noqa: BLE001 - one scene's failure is counted, the next one runs
                     self.report.scenes_lost += 1
@@ -165,11 +173,36 @@ class AppRun:
         self.report.skipped = dict(self.skipped.most_common())
         self.report.kinds = dict(self.kinds.most_common())
         self.report.not_restored = self.not_restored
+        self.report.phases = {k: round(v, 1) for k, v in self.phases.most_common()}
         self.report.seconds = round(time.monotonic() - start, 1)
 
     # -- one scene ----------------------------------------------------------------------------
 
+    def _web_scene(self, env: Any, cap: int) -> None:
+        from . import ground_web as web
+
+        xin = XInput(env.display.name)
+        page = web.Page(env)
+        try:
+            t0 = time.monotonic()
+            origin = web.offset(page, xin)
+            found, skipped = web.collect(page, origin, env.display.size, self.rng)
+            self.phases["read"] += time.monotonic() - t0
+            self.skipped.update(skipped)
+            self.rng.shuffle(found)
+            taken = 0
+            for target in found:
+                if taken >= cap:
+                    break
+                taken += self._sample(lambda t: web.prove(page, xin, t), xin, env.display.name, target).ok
+        finally:
+            page.close()
+            xin.close()
+
     def _scene(self, env: Any, scene: Scene, cap: int) -> None:
+        if self.spec.platform == "web":
+            self._web_scene(env, cap)
+            return
         bus, display = env.a11y_bus, env.display
         if bus is None:
             raise RuntimeError("the scene has no accessibility bus")
@@ -183,21 +216,34 @@ class AppRun:
             for role, name in scene.setup:
                 nodes = self._click_by_name(bus, xin, size, role, name)
             window = nodes[0].name
+            t0 = time.monotonic()
             menus = self._submenus(bus, xin, prover, size, window)
+            self.phases["menus"] += time.monotonic() - t0
             done: set[tuple[str, str, str]] = set()
             taken = 0
+            extra: list[Target] | None = None
+            widgets: list[Target] = []
+            stale = True
             while taken < cap:
-                nodes = self._read(bus, size, window)
-                if not nodes:
-                    prover.close_popups(presses=2)
+                if stale:
                     nodes = self._read(bus, size, window)
                     if not nodes:
-                        self.report.scenes_lost += 1
-                        return
-                found = targets.collect(nodes, size, self.rng, self._extras(bus, nodes))
-                self.skipped.update(found.skipped)
-                pending = [t for t in found.targets if targets.key(t) not in done]
-                pending += [t for t in menus if targets.key(t) not in done]
+                        prover.close_popups(presses=2)
+                        nodes = self._read(bus, size, window)
+                        if not nodes:
+                            self.report.scenes_lost += 1
+                            return
+                    if extra is None:
+                        # An app's own elements (cells, paragraphs, slides) keep their boxes in a
+                        # scene: found once (a sheet's cells take seconds to ask for).
+                        found = targets.collect(nodes, size, self.rng, self._extras(bus, nodes))
+                        extra = [t for t in found.targets if t.kind in targets.EXTRA_KINDS]
+                    else:
+                        found = targets.collect(nodes, size, self.rng)
+                    self.skipped.update(found.skipped)
+                    widgets = [t for t in found.targets if t.kind not in targets.EXTRA_KINDS]
+                    stale = False
+                pending = [t for t in [*widgets, *(extra or []), *menus] if targets.key(t) not in done]
                 if not pending:
                     return
                 target = self.rng.choice(pending)
@@ -207,27 +253,36 @@ class AppRun:
                     if opened is None:
                         self.dropped["submenu not found again"] += 1
                         prover.close_popups(presses=3)
+                        stale = True
                         continue
                     target = opened
-                if self._sample(prover, xin, display.name, target):
-                    taken += 1
+                proof = self._sample(prover.prove, xin, display.name, target)
+                taken += proof.ok
+                # What a click may have changed (a dialog's page, a toolbar's states): read again.
+                stale = not (proof.ok and proof.restored and target.kind in RESTORED_KINDS)
         finally:
             xin.close()
 
     def _read(self, bus: Any, size: tuple[int, int], window: str) -> list[tree.Node]:
+        t0 = time.monotonic()
         try:
             nodes = tree.read_window(bus, size)
         except Exception:  # noqa: BLE001 - an app busy after a click: read again later
             return []
+        finally:
+            self.phases["read"] += time.monotonic() - t0
         return nodes if nodes and window in nodes[0].name else []
 
     def _extras(self, bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, str]]:
         if self.spec.extras is None:
             return []
+        t0 = time.monotonic()
         try:
             return self.spec.extras(bus, nodes)
         except Exception:  # noqa: BLE001 - the app's own elements are still targets
             return []
+        finally:
+            self.phases["read"] += time.monotonic() - t0
 
     def _click_by_name(self, bus: Any, xin: XInput, size: tuple[int, int], role: str, name: str) -> list[tree.Node]:
         """Click the element (role, name) of the active window, as a person would to open a dialog;
@@ -273,7 +328,11 @@ class AppRun:
         """Submenu targets of every menu of the menu bar (each menu opened once to see them)."""
         nodes = self._read(bus, size, window)
         found = targets.collect(nodes, size, self.rng) if nodes else targets.Found()
+        bar = tuple(t.name for t in found.targets if t.kind == "menu")
+        if bar in self.menu_cache:  # the same menu bar as an earlier scene's: found again by name when used
+            return self.menu_cache[bar]
         out: list[Target] = []
+        self.menu_cache[bar] = out
         for menu in [t for t in found.targets if t.kind == "menu"]:
             xin.click(*menu.centre())
             opened = wait_for(lambda m=menu: {"selected", "expanded"} & (prover.states(m.ref) or frozenset()), 2.0)
@@ -300,14 +359,18 @@ class AppRun:
 
         return wait_for(again, 2.0, interval=0.2)
 
-    def _sample(self, prover: Prover, xin: XInput, display: str, target: Target) -> bool:
+    def _sample(self, prove: Callable[[Target], Proof], xin: XInput, display: str, target: Target) -> Proof:
+        t0 = time.monotonic()
         xin.park()
         time.sleep(SETTLE_SECONDS)
         grab, (width, height), scale = self.writer.grab(display, self.spec.name)
-        proof = prover.prove(target)
+        t1 = time.monotonic()
+        proof = prove(target)
+        self.phases["grab"] += t1 - t0
+        self.phases["prove"] += time.monotonic() - t1
         if not proof.ok:
             self.dropped[proof.reason] += 1
-            return False
+            return proof
         if not proof.restored:
             self.not_restored += 1
         n = len(self.samples)
@@ -323,7 +386,7 @@ class AppRun:
                               screen=ScreenScale(screen_width=width, screen_height=height, scale=scale), **common)
         self.samples.append((real, scaled))
         self.kinds[target.kind] += 1
-        return True
+        return proof
 
 
 def generate(out: Path, config: Config, apps: list[str], per_app: int, workers: int = 1, seed: int = 0,

@@ -195,3 +195,12 @@ APPS: dict[str, AppSpec] = {
     "draw": AppSpec("draw", draw_scenes, slide_extras),
     "mousepad": AppSpec("mousepad", mousepad_scenes),
 }
+
+
+def _web_scenes(rng: random.Random, count: int) -> list[Scene]:
+    from .ground_web import web_scenes
+
+    return web_scenes(rng, count)
+
+
+APPS["chromium"] = AppSpec("chromium", _web_scenes, platform="web")

@@ -27,6 +27,8 @@ MIN_SIDE = 6
 """Smallest width and height (screen pixels) of a target's visible box."""
 
 TOGGLE_ROLES = ("toggle button",)
+EXTRA_KINDS = ("paragraph", "cell", "slide", "link", "button", "field")
+"""Kinds an app's ``extras`` add (found once per scene) rather than ``collect``'s own roles."""
 
 
 @dataclass
@@ -61,6 +63,8 @@ def fixed_rect(node: tree.Node, offset: tuple[int, int] | None, screen: tuple[in
     parent = nodes[node.parent] if node.parent is not None else None
     while parent is not None and rect is not None and parent.role != "root pane":
         px0, py0, px1, py1 = parent.rect()
+        if parent.box[2] == 0 or parent.box[3] == 0:
+            return None  # a parent of no size hides it (LibreOffice's own, unused menu bar)
         if parent.box[2] > 0 and parent.box[3] > 0:
             rect = tree._clip(rect, (px0 + dx, py0 + dy, px1 + dx, py1 + dy))
         parent = nodes[parent.parent] if parent.parent is not None else None

@@ -55,6 +55,39 @@ def _clip(a: Rect | None, b: Rect) -> Rect | None:
     return (x0, y0, x1, y1) if x0 <= x1 and y0 <= y1 else None
 
 
+NO_CHILDREN_ROLES = ("table", "tree table")
+"""Roles whose children are not asked for when they manage their descendants: a spreadsheet's
+table answers GetChildren with every cell of the sheet (seconds, megabytes); ``cells`` asks for
+the ones wanted."""
+
+
+def _describe(conn: Any, objects: list[Ref], timeout: float = 10.0) -> list[Any]:
+    """``a11y._describe`` without GetChildren for a table that manages its descendants."""
+    calls: list[tuple[str, str, str, str, str | None, tuple[Any, ...]]] = []
+    for app, path in objects:
+        calls += [(app, path, a11y._ACC, "GetRoleName", None, ()),
+                  (app, path, "org.freedesktop.DBus.Properties", "Get", "ss", (a11y._ACC, "Name")),
+                  (app, path, a11y._ACC, "GetState", None, ()),
+                  (app, path, a11y._COMP, "GetExtents", "u", (0,))]
+    replies = a11y._batch(conn, calls, timeout)
+    out: list[Any] = []
+    wants_children = []
+    for i in range(len(objects)):
+        role, name, state, extents = replies[i * 4:i * 4 + 4]
+        if role is None or state is None:
+            out.append(None)
+            continue
+        states = a11y._states(state[0])
+        out.append([role[0], name[0][1] if name else "", states, tuple(extents[0]) if extents else (0, 0, 0, 0), []])
+        if not (role[0] in NO_CHILDREN_ROLES and "manages_descendants" in states):
+            wants_children.append(i)
+    kids = a11y._batch(conn, [(*objects[i], a11y._ACC, "GetChildren", None, ()) for i in wants_children], timeout)
+    for i, reply in zip(wants_children, kids, strict=True):
+        if reply is not None:
+            out[i][4] = [a11y._ref(c) for c in reply[0]]
+    return [tuple(d) if d is not None else None for d in out]
+
+
 def _connect(bus: Any) -> Any:
     return a11y.connect(bus.socket, peer_uids=bus.peer_uids)
 
@@ -63,10 +96,10 @@ def windows(bus: Any) -> list[tuple[Ref, str, str, frozenset[str]]]:
     """Every top-level window of every app on the bus: (ref, role, name, states)."""
     with _connect(bus) as conn:
         apps = a11y._call(conn, "org.a11y.atspi.Registry", a11y.ROOT, a11y._ACC, "GetChildren")[0]
-        roots = [d for d in a11y._describe(conn, [a11y._ref(x) for x in apps]) if d is not None]
+        roots = [d for d in _describe(conn, [a11y._ref(x) for x in apps]) if d is not None]
         refs = [w for d in roots for w in d[4]]
         out = []
-        for ref, d in zip(refs, a11y._describe(conn, refs), strict=True):
+        for ref, d in zip(refs, _describe(conn, refs), strict=True):
             if d is not None:
                 out.append((ref, d[0], d[1], frozenset(d[2])))
         return out
@@ -75,21 +108,20 @@ def windows(bus: Any) -> list[tuple[Ref, str, str, frozenset[str]]]:
 def read_window(bus: Any, screen: tuple[int, int], window: Ref | None = None, max_nodes: int = 3000,
                 max_children: int = 400, timeout: float = 20.0) -> list[Node]:
     """The shown objects of ``window`` (default: the active window, else the last shown one),
-    depth first. Children of an object that manages its descendants (a spreadsheet's table,
-    millions of cells) are not asked for: ``cell_at`` reaches the cells wanted."""
+    depth first. A spreadsheet's table is not entered (``NO_CHILDREN_ROLES``)."""
     with _connect(bus) as conn:
         if window is None:
             apps = a11y._call(conn, "org.a11y.atspi.Registry", a11y.ROOT, a11y._ACC, "GetChildren")[0]
-            roots = [d for d in a11y._describe(conn, [a11y._ref(x) for x in apps], timeout) if d is not None]
+            roots = [d for d in _describe(conn, [a11y._ref(x) for x in apps], timeout) if d is not None]
             refs = [w for d in roots for w in d[4]]
-            shown = [(r, d) for r, d in zip(refs, a11y._describe(conn, refs, timeout), strict=True)
+            shown = [(r, d) for r, d in zip(refs, _describe(conn, refs, timeout), strict=True)
                      if d is not None and "showing" in d[2]]
             if not shown:
                 return []
             active = [s for s in shown if "active" in s[1][2]]
             window, info = (active or shown)[-1]
         else:
-            got = a11y._describe(conn, [window], timeout)[0]
+            got = _describe(conn, [window], timeout)[0]
             if got is None:
                 return []
             info = got
@@ -99,11 +131,9 @@ def read_window(bus: Any, screen: tuple[int, int], window: Ref | None = None, ma
             nxt = []
             for ref in level:
                 d = described[ref]
-                if "manages_descendants" in d[2]:
-                    continue
                 nxt += [c for c in d[4][:max_children] if c not in described]
             nxt = nxt[: max_nodes - len(described)]
-            got_level = a11y._describe(conn, nxt, timeout) if nxt else []
+            got_level = _describe(conn, nxt, timeout) if nxt else []
             level = []
             for ref, d in zip(nxt, got_level, strict=True):
                 if d is not None and "showing" in d[2]:
@@ -134,14 +164,14 @@ def read_window(bus: Any, screen: tuple[int, int], window: Ref | None = None, ma
 def states(bus: Any, ref: Ref) -> frozenset[str] | None:
     """The object's states now (None when it is gone)."""
     with _connect(bus) as conn:
-        got = a11y._describe(conn, [ref])[0]
+        got = _describe(conn, [ref])[0]
     return frozenset(got[2]) if got is not None else None
 
 
 def describe(bus: Any, refs: list[Ref]) -> list[tuple[str, str, frozenset[str], tuple[int, ...]] | None]:
     """(role, name, states, extents) of each object now."""
     with _connect(bus) as conn:
-        got = a11y._describe(conn, refs)
+        got = _describe(conn, refs)
     return [None if d is None else (d[0], d[1], frozenset(d[2]), tuple(d[3])) for d in got]
 
 
