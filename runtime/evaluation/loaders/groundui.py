@@ -10,7 +10,7 @@ Each line: ``image`` (a file under ``images/``), ``instruction``, ``bbox`` ``[le
 bottom]`` in pixels of ``resolution`` ``[width, height]``, ``source`` (omniact, mind2web_test_*,
 motif, screenspot, agent_studio), ``platform`` (web, desktop, mobile) and ``raw_instruction`` (the
 instruction before GPT-4o recaptioned it). AgentStudio scores a point as right when it falls inside
-the box. The box is mapped onto the image's own pixels when the image is not stored at
+the box; a box with no area (a published record has one) is left out and counted. The box is mapped onto the image's own pixels when the image is not stored at
 ``resolution`` (a smaller copy), so the sample's coordinates are always the image's.
 """
 
@@ -34,17 +34,24 @@ def load(path: Path) -> Loaded:
     """Read a GroundUI metadata file; images are looked up under ``images/`` next to it, as AgentStudio does."""
     root = path.parent
     out = Loaded(root=root, kind="ground", name=path.stem, source=f"GroundUI ({path.name})")
-    for where, rec in read_records(path):
-        out.samples.append(_sample(root, rec, where, len(out.samples)))
+    for index, (where, rec) in enumerate(read_records(path)):
+        sample = _sample(root, rec, where, index)
+        if isinstance(sample, str):
+            out.skipped[sample] += 1
+        else:
+            out.samples.append(sample)
     return out
 
 
-def _sample(root: Path, rec: dict[str, Any], where: str, index: int) -> GroundSample:
+def _sample(root: Path, rec: dict[str, Any], where: str, index: int) -> GroundSample | str:
     image = rel_file(root, "images/" + str(need(rec, "image", where, str)), where, "image")
     bbox = need(rec, "bbox", where, list)
     res = need(rec, "resolution", where, list)
     if len(bbox) != 4 or len(res) != 2 or not all(isinstance(v, int | float) for v in bbox + res):
         raise DatasetError(f"{where}: field 'bbox'/'resolution': expected 4 and 2 numbers, got {bbox} and {res}")
+    if bbox[2] <= bbox[0] or bbox[3] <= bbox[1]:
+        # GroundUI-1K has one ([336, 652, 466, 652]): no point is inside it, for any model.
+        return "a box with no area (or inverted)"
     width, height = image_size(root / image)
     sx, sy = width / res[0], height / res[1]
     box = [px(bbox[0] * sx), px(bbox[1] * sy), px(bbox[2] * sx), px(bbox[3] * sy)]

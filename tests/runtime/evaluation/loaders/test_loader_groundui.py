@@ -49,3 +49,14 @@ def test_errors_name_the_line_and_the_field(tmp_path: Path) -> None:
     path.write_text(json.dumps({**good, "image": "../a.png"}) + "\n")
     with pytest.raises(DatasetError, match="leaves the dataset folder"):
         load_any(path)
+
+
+def test_a_box_with_no_area_is_left_out_and_counted(tmp_path: Path) -> None:
+    # GroundUI-1K's line 68 has bbox [336, 652, 466, 652]: no point is ever inside it.
+    (tmp_path / "images").symlink_to(FIXTURE / "images")
+    lines = (FIXTURE / "metadata_1k.jsonl").read_text().splitlines()
+    flat = json.loads(lines[0]) | {"bbox": [8, 30, 48, 30]}
+    (tmp_path / "metadata.jsonl").write_text("\n".join([lines[0], json.dumps(flat), lines[2]]) + "\n")
+    ds = load_any(tmp_path / "metadata.jsonl")
+    assert [s.id for s in ds] == ["desktop_calc_screen1-0", "web_shop_screen1-2"]
+    assert "Left out 1 records: a box with no area (or inverted): 1." in ds.info.description
