@@ -192,8 +192,10 @@
       return;
     }
     getJSON("/api/creator/suites/" + encodeURIComponent($("suite").value) + "/files").then(function (f) {
-      $("fixtures").innerHTML = f.files.length ? "fixtures in ${FILES}: " + f.files.slice(0, 60).map(function (n) {
-        return "<code>" + esc(n) + "</code>"; }).join(" ") : "this suite has no fixture files";
+      // Each fixture: copy it into the workspace, or copy it and open it in its app (files.copy, apps.open).
+      $("fixtures").innerHTML = f.files.length ? "start from a fixture (in ${FILES}): " + f.files.slice(0, 60).map(function (n) {
+        return '<span class="fixture"><code>' + esc(n) + '</code> <a href="#" data-copy="' + esc(n) + '">copy</a> · ' +
+          '<a href="#" data-open="' + esc(n) + '">copy and open</a></span>'; }).join(" ") : "this suite has no fixture files";
     });
   }
 
@@ -234,6 +236,14 @@
     $("add-cleanup").options[0].textContent = "add a cleanup step…";
     $("add-before-judge").options[0].textContent = "add a before-judge step (e.g. apps.save)…";
     $("suite").addEventListener("change", fixtures);
+    $("fixtures").addEventListener("click", function (ev) {
+      var name = ev.target.dataset.copy || ev.target.dataset.open;
+      if (!name) return;
+      ev.preventDefault();
+      var dst = "${WORKSPACE}/" + name.split("/").pop();
+      card($("reset-steps"), "files.copy", { src: name, dst: dst });
+      if (ev.target.dataset.open) card($("reset-steps"), "apps.open", { path: dst });
+    });
     $("demonstrate").addEventListener("click", demonstrate);
     $("record").addEventListener("click", record);
     $("validate").addEventListener("click", validate);

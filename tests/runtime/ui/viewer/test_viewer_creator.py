@@ -58,10 +58,14 @@ def _fill_draft(d: Any, task_id: str) -> None:
     _until("the suite's fixtures", lambda: "template.txt" in d.find_element(By.ID, "fixtures").text)
     d.find_element(By.ID, "task-id").send_keys(task_id)
     d.find_element(By.ID, "instruction").send_keys("Add the line 'Total: 12' to ${WORKSPACE}/report.txt")
-    Select(d.find_element(By.ID, "add-reset")).select_by_value("files.copy")
+    # The fixture's "copy" link makes the files.copy step; its destination is tuned in the form.
+    d.find_element(By.CSS_SELECTOR, '#fixtures a[data-copy="template.txt"]').click()
     step = _until("the step form", lambda: d.find_element(By.CSS_SELECTOR, '#reset-steps .step-card[data-step="files.copy"]'))
-    step.find_element(By.CSS_SELECTOR, '[data-field="src"]').send_keys("template.txt")
-    step.find_element(By.CSS_SELECTOR, '[data-field="dst"]').send_keys("${WORKSPACE}/report.txt")
+    assert step.find_element(By.CSS_SELECTOR, '[data-field="src"]').get_attribute("value") == "template.txt"
+    dst = step.find_element(By.CSS_SELECTOR, '[data-field="dst"]')
+    assert dst.get_attribute("value") == "${WORKSPACE}/template.txt"
+    dst.clear()
+    dst.send_keys("${WORKSPACE}/report.txt")
     d.find_element(By.ID, "reference").send_keys(
         "with open('report.txt', 'a') as f:\n    f.write('Total: 12\\n')\nprint(open('report.txt').read())")
     d.find_element(By.ID, "demonstrate").click()
