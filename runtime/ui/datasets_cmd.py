@@ -66,7 +66,7 @@ def critic_cmd(
                   f"{counts.failures} failures labelled; {counts.errors} errors, "
                   f"{sum(counts.disagreed.values())} disagreeing with their source dropped {counts.disagreed or ''}")
     console.print(f"kept {counts.kept_successes} successes + {counts.kept_failures} failures -> {out} "
-                  f"(failures by source: {counts.kept_by_source})")
+                  f"(by source: {counts.kept_by_source})")
     raise typer.Exit(0 if counts.kept_successes + counts.kept_failures else 1)
 
 
