@@ -186,7 +186,7 @@
   var NEW_SUITE = "/new";  // no suite folder has a "/" in its name
 
   function fixtures() {
-    $("new-suite").hidden = $("suite").value !== NEW_SUITE;
+    $("new-suite-row").hidden = $("suite").value !== NEW_SUITE;
     if ($("suite").value === NEW_SUITE) {
       $("fixtures").textContent = "a new suite folder, made when the task is saved (no fixture files yet)";
       return;
@@ -203,8 +203,8 @@
     app.innerHTML = '<h2>Create a task</h2><div class="tool"><div>' +
       '<div class="panel"><h3>1 · Start from</h3><label class="field"><span class="name">suite</span><select id="suite">' +
       catalog.suites.map(function (s) { return "<option>" + esc(s) + "</option>"; }).join("") + '<option value="' + NEW_SUITE +
-      '">new suite…</option></select></label><label class="field"><span class="name"></span><input type="text" id="new-suite" ' +
-      'placeholder="the new suite\'s folder name" hidden></label>' +
+      '">new suite…</option></select></label><label class="field" id="new-suite-row" hidden><span class="name">new suite</span><input type="text" ' +
+      'id="new-suite" placeholder="the new suite\'s folder name"></label>' +
       '<label class="field"><span class="name">task id</span><input type="text" id="task-id" placeholder="os-write-report"></label>' +
       '<label class="field"><span class="name">visual</span><input type="checkbox" id="visual"></label>' +
       '<label class="field"><span class="name">toolkits</span><input type="text" id="toolkits" placeholder="gui, web (comma separated)"></label>' +
