@@ -51,17 +51,28 @@ def element_at(elements: Sequence[Element], x: int, y: int) -> Element | None:
     return max(inside, key=lambda e: (e.depth, -e.box[2] * e.box[3]))
 
 
+def clicked_by(elements: Sequence[Element], name: str, role: str) -> Element | None:
+    """The element ``a11y.click(name, role=role)`` clicks: the first shown one named exactly so,
+    else the first shown one whose name contains ``name``."""
+    def shown(found: list[Element]) -> list[Element]:
+        return [e for e in found if e.box[2] > 0 and e.box[3] > 0]
+
+    matches = shown(find(list(elements), role, name, exact=True)) or shown(find(list(elements), role, name))
+    return matches[0] if matches else None
+
+
 def target_at(elements: Sequence[Element], x: int, y: int) -> Target | None:
-    """What a click at (x, y) hit: the innermost element, and whether its name finds it again."""
+    """What a click at (x, y) hit: the innermost element, and the name that finds it again (menu
+    items' names end in spaces before the shortcut column: without them when that still finds it)."""
     hit = element_at(elements, x, y)
     if hit is None:
         return None
-    by_name = False
     if hit.name.strip() and hit.role in CLICKABLE_ROLES:
-        # a11y.click takes the first shown exact match: it must be this element.
-        same = [e for e in find(list(elements), hit.role, hit.name, exact=True) if e.box[2] > 0 and e.box[3] > 0]
-        by_name = bool(same) and same[0].index == hit.index
-    return Target(role=hit.role, name=hit.name, by_name=by_name)
+        for name in dict.fromkeys((hit.name.strip(), hit.name)):
+            found = clicked_by(elements, name, hit.role)
+            if found is not None and found.index == hit.index:
+                return Target(role=hit.role, name=name, by_name=True)
+    return Target(role=hit.role, name=hit.name.strip(), by_name=False)
 
 
 def _describe(target: Target | None) -> str:

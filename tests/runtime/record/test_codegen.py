@@ -81,3 +81,16 @@ def test_reference_defines_click_only_when_used_and_waits() -> None:
     compile(code, "reference", "exec")  # the reference is Python
     plain = reference_code([Step(action=_act("type", text="hi"))], 1.0)
     assert "def click" not in plain and plain == 'keyboard.type("hi")\nscreen.wait_stable()\n'
+
+
+def test_menu_item_names_lose_their_padding_when_the_name_still_finds_them() -> None:
+    menu = [
+        _el(0, 0, "frame", "Editor", (0, 0, 800, 600)),
+        _el(1, 1, "menu item", "Save      ", (0, 100, 200, 17)),
+        _el(2, 1, "menu item", "Save As...      ", (0, 117, 200, 17)),
+        _el(3, 1, "menu item", "Saved      ", (0, 134, 200, 17)),
+    ]
+    assert target_at(menu, 10, 105) == Target(role="menu item", name="Save", by_name=True)
+    assert target_at(menu, 10, 120) == Target(role="menu item", name="Save As...", by_name=True)
+    # An exact name wins over one that only contains it (a11y.click's rule).
+    assert target_at(menu, 10, 140) == Target(role="menu item", name="Saved", by_name=True)

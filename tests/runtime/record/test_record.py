@@ -188,8 +188,8 @@ def _suite(tmp_path: Path, text: str) -> Path:
     return folder
 
 
-def _validate(suite: Path, task: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(DESKACT), "validate", str(suite), "--tasks", task, "--workers", "1"],
+def _validate(suite: Path, task: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(DESKACT), "validate", str(suite), "--tasks", task, "--workers", "1", *extra],
                           capture_output=True, text=True, timeout=900, check=False)
 
 
@@ -232,9 +232,69 @@ def test_xterm_demonstration_becomes_a_reference_that_validates(tmp_path: Path, 
     assert re.search(r"mouse\.click\(\d+, \d+\)", run["code"]), run["code"]
     written = (suite / "tasks.yaml").read_text()
     assert "reference: |" in written and "echo hello > note.txt" in written
-    proc = _validate(suite, "rec-xterm-note")
+
+    # A wrong attempt, saved as a counterexample: refused as a reference, kept as a counterexample.
+    wrong = Recorder(chromium, suite, "rec-xterm-note", tmp_path / "wrong", "--as", "counterexample",
+                     "--note", "writes hullo")
+    try:
+        wrong.open()
+        wrong.click(500, 300)
+        wrong.type("cd $WORKSPACE && echo hullo > note.txt\n")
+        finished = wrong.done()
+    finally:
+        wrong.kill()
+    assert "Written to" in finished["status"] and "counterexamples" in finished["status"], finished
+    _check_run(tmp_path / "wrong", "rec-xterm-note", status="failed")
+    written = (suite / "tasks.yaml").read_text()
+    assert 'counterexamples:\n      - note: "writes hullo"' in written and "echo hullo > note.txt" in written, written
+
+    proc = _validate(suite, "rec-xterm-note")  # reference passes; noop, explore and the counterexample fail
     assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert os.path.exists(tmp_path / "out" / "trajectories" / "rec-xterm-note" / "reference.py")
+
+
+MOUSEPAD_SUITE = """
+tasks:
+  - id: rec-mousepad-save
+    instruction: The file note.txt is open in Mousepad. Write hello world in it and save it with the File menu.
+    visual: true
+    toolkits: [gui]
+    max_steps: 10
+    reset:
+      - files.write: {path: "${WORKSPACE}/note.txt", content: ""}
+      - apps.launch: {cmd: "env GSETTINGS_BACKEND=memory mousepad --disable-server ${WORKSPACE}/note.txt", window: note.txt}
+    judge:
+      - files.content: {path: "${WORKSPACE}/note.txt", contains: hello world}
+    cleanup:
+      - apps.kill: {name: mousepad}
+"""
+
+
+def test_mousepad_menu_clicks_are_written_by_name_and_validate_with_the_tree(tmp_path: Path, chromium: Any) -> None:
+    _need("Xvfb", "mousepad", "x11vnc", "websockify")
+    suite = _suite(tmp_path, MOUSEPAD_SUITE)
+    config = tmp_path / "config.yaml"
+    config.write_text("observation:\n  a11y: tree\n")  # the tree on, for the recording and for validate
+    rec = Recorder(chromium, suite, "rec-mousepad-save", tmp_path / "out", "-c", str(config))
+    try:
+        rec.open()
+        # Mousepad's window as it opens on a 1920x1080 screen: its text, its File menu, the menu's Save.
+        rec.click(960, 555)
+        rec.type("hello world")
+        rec.click(660, 320)
+        rec.click(790, 471)
+        finished = rec.done()
+    finally:
+        rec.kill()
+    assert "Written to" in finished["status"], finished
+    run = _check_run(tmp_path / "out", "rec-mousepad-save")
+    code = run["code"]
+    assert re.search(r"click\('File', 'menu', at=\(\d+, \d+\)\)", code), code
+    assert re.search(r"click\('Save', 'menu item', at=\(\d+, \d+\)\)", code), code
+    assert "def click(name, role, at" in code and 'keyboard.type("hello world")' in code
+    assert run["steps"][2]["demonstration"]["target"] == {"role": "menu", "name": "File", "by_name": True}
+    proc = _validate(suite, "rec-mousepad-save", "-c", str(config))
+    assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
 
 
 CALC_SUITE = """
