@@ -8,9 +8,11 @@ The published layout (niuzaisheng/ScreenAgent, ``data/ScreenAgent/{train,test}``
         2024-01-13_21-40-01-827822_neg_eval.json
         images/2024-01-13_21-37-47-367890.jpg  # the step's screenshot (saved_image_name)
 
-A step file holds ``task_prompt`` (the session's goal), ``current_task`` (the sub-task),
-``status`` (``planning``, ``acting`` or ``evaluating``), ``video_width``/``video_height`` (the
-screen), ``saved_image_name`` and the gold ``actions``. Acting steps' actions are
+A step file holds ``task_prompt`` (the session's goal; the train split also has
+``task_prompt_en``, asked when there), ``current_task`` (the sub-task), ``status`` (``planning``,
+``acting`` or ``evaluating``; absent in the train split, where the actions tell), ``video_width``/
+``video_height`` (the screen), ``saved_image_name`` and the gold ``actions``. Negative samples
+(``*_neg_eval.json``, ``*_translate_neg_plan.json``) are not read. Acting steps' actions are
 
 - ``{"action_type": "MouseAction", "mouse_action_type": "click"|"double_click"|"scroll_up"|
   "scroll_down"|"move"|"drag", "mouse_button": "left"|"right", "mouse_position": {"width": x,
@@ -18,7 +20,7 @@ screen), ``saved_image_name`` and the gold ``actions``. Acting steps' actions ar
   "lower_right_position": {...}}}`` (positions in screen pixels; a prediction's position counts
   when it is inside ``clickable_area``),
 - ``{"action_type": "KeyboardAction", "keyboard_action_type": "press"|"text", "keyboard_key":
-  "Return"|"Ctrl+S", "keyboard_text": "..."}`` (X keysym names),
+  "Return"|"Ctrl+S"|["Control_L", "s"], "keyboard_text": "..."}`` (X keysym names),
 - ``{"action_type": "WaitAction", "wait_time": s}``.
 
 Each acting step becomes one sample per action: the step's screenshot, with the step's earlier
@@ -35,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from ..samples import Action, ActionStep, DatasetError
-from .common import Loaded, image_size, key_combo, need, px, rel_file
+from .common import Loaded, image_size, key_combo, key_name, need, px, rel_file
 
 KEYS = frozenset({"task_prompt", "saved_image_name", "actions"})
+GUI_ACTIONS = frozenset({"MouseAction", "KeyboardAction", "WaitAction"})
 
 
 def looks_like(record: dict[str, Any]) -> bool:
@@ -69,8 +72,11 @@ def to_action(act: dict[str, Any], scale: tuple[float, float]) -> Action | str:
         return f"MouseAction {op or '(none)'}: no deskact action"
     if kind == "KeyboardAction":
         op = str(act.get("keyboard_action_type") or ("press" if act.get("keyboard_key") else "text")).lower()
-        if op == "press" and isinstance(act.get("keyboard_key"), str) and act["keyboard_key"]:
-            keys = key_combo(act["keyboard_key"])
+        key = act.get("keyboard_key")
+        # A combination is "Ctrl+S" in the test split and ["Control_L", "s"] in the train split.
+        keys = key_combo(key) if isinstance(key, str) and key else [key_name(k) for k in key if isinstance(k, str)] \
+            if isinstance(key, list) else []
+        if op == "press" and keys:
             return Action(kind="hotkey" if len(keys) > 1 else "key", keys=keys)
         text = act.get("keyboard_text", act.get("keyboard_input"))
         if op in ("text", "input") and isinstance(text, str):
@@ -85,13 +91,14 @@ def _step_files(path: Path) -> tuple[Path, list[Path]]:
     """(the folder sample paths are relative to, the step files in time order)."""
     if path.is_file():
         return path.parent.parent, [path]
+    # Negative samples (``_neg_eval``, ``_translate_neg_plan``: wrong verdicts and plans) are not steps.
     if (path / "images").is_dir():  # one session
-        return path.parent, sorted(p for p in path.glob("*.json") if not p.stem.endswith("_neg_eval"))
-    return path, sorted(p for p in path.rglob("*.json") if not p.stem.endswith("_neg_eval"))
+        return path.parent, sorted(p for p in path.glob("*.json") if "_neg" not in p.stem)
+    return path, sorted(p for p in path.rglob("*.json") if "_neg" not in p.stem)
 
 
 def load(path: Path) -> Loaded:
-    """A split folder (``test/``), one session folder, or one step file."""
+    """A split folder (``test/``, ``train/``), one session folder, or one step file."""
     root, files = _step_files(path)
     out = Loaded(root=root, kind="action_step", name=path.stem if path.is_file() else path.name,
                  source=f"ScreenAgent ({path.name})")
@@ -104,8 +111,11 @@ def load(path: Path) -> Loaded:
             raise DatasetError(f"{file}: not JSON: {exc.msg} at line {exc.lineno}") from None
         if not isinstance(rec, dict) or not looks_like(rec):
             continue  # not a step file
-        if rec.get("status") != "acting":
-            out.skipped[f"{rec.get('status') or 'unknown'} step (no GUI action)"] += 1
+        acts = [a for a in need(rec, "actions", where, list) if isinstance(a, dict)]
+        gui = [a for a in acts if a.get("action_type") in GUI_ACTIONS]
+        if rec.get("status", "acting") != "acting" or not gui:  # the train split has no status: its actions tell
+            kinds = sorted({str(a.get("action_type")) for a in acts}) or ["no action"]
+            out.skipped[f"{rec.get('status') or '/'.join(kinds)} step (no GUI action)"] += 1
             continue
         folder = file.parent.relative_to(root).as_posix()
         session = folder if folder != "." else file.stem
@@ -115,15 +125,17 @@ def load(path: Path) -> Loaded:
         screen = (rec.get("video_width") or width, rec.get("video_height") or height)
         scale = (width / screen[0], height / screen[1])
         step = steps[session] = steps.get(session, -1) + 1
+        # The train split keeps the goal in Chinese and English: the English one is asked.
+        goal = rec.get("task_prompt_en") or need(rec, "task_prompt", where, str)
         history: list[Action] = []
-        for index, act in enumerate(a for a in need(rec, "actions", where, list) if isinstance(a, dict)):
+        for index, act in enumerate(acts):
             action, area = to_action(act, scale), _area(act, scale)
             if isinstance(action, str):
                 out.skipped[action] += 1
                 continue
             out.samples.append(ActionStep(
                 id=f"{session.replace('/', '-')}-{file.stem}-{index}", source="screenagent", platform="desktop",
-                image=image, width=width, height=height, instruction=str(need(rec, "task_prompt", where, str)),
+                image=image, width=width, height=height, instruction=str(goal),
                 subtask=rec.get("current_task") or None, history=list(history), action=action,
                 elements=[area] if area else [], episode=session, step=step))
             history.append(action)

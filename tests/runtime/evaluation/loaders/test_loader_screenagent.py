@@ -50,6 +50,9 @@ def test_keyboard_forms() -> None:
     assert to_action({"action_type": "KeyboardAction", "keyboard_text": "notepad"}, scale).short() == "type('notepad')"  # type: ignore[union-attr]
     assert to_action({"action_type": "KeyboardAction", "keyboard_action_type": "press", "keyboard_key": "Super_L"},
                      scale).short() == "key(win)"  # type: ignore[union-attr]
+    combo = to_action({"action_type": "KeyboardAction", "keyboard_action_type": "press",
+                       "keyboard_key": ["Control_L", "Shift_L", "`"]}, scale)  # the train split's form
+    assert combo.short() == "hotkey(ctrl+shift+`)"  # type: ignore[union-attr]
     right = to_action({"action_type": "MouseAction", "mouse_action_type": "click", "mouse_button": "right",
                        "mouse_position": {"width": 10, "height": 20}}, scale)
     assert right.short() == "right_click(10, 20)"  # type: ignore[union-attr]
