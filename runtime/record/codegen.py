@@ -151,5 +151,6 @@ def reference_code(steps: Sequence[Step], scale: float, header: str = "") -> str
     if any(code.startswith("click(") for code in codes):
         lines.append(CLICK_HELPER)
     lines.extend(codes)
-    lines.append("screen.wait_stable()")
+    if not (steps and steps[-1].wait):
+        lines.append("screen.wait_stable()")
     return "\n".join(lines) + "\n"

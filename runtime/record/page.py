@@ -7,7 +7,8 @@ with input enabled, so the person's mouse and keyboard reach the X display throu
 x11vnc; above it, the task's instruction, a live count of what was recorded and
 the Done button. Routes, all under the token:
 
-- ``GET /<token>/`` the page; ``GET /<token>/state`` what the recorder has so far (JSON)
+- ``GET /<token>/`` the page; ``GET /<token>/state`` what the recorder has so far (JSON);
+  ``GET /<token>/final`` the last screen, once the recording is saved (the display has stopped)
 - ``POST /<token>/done`` end the recording (the Done button; scripts may call it too)
 
 Loopback is shared by every local user and every page a browser opens: a request
@@ -41,6 +42,8 @@ class RecordPage:
         self.done = threading.Event()
         self.finished: dict[str, Any] | None = None
         """What the recording became (set by the recorder once saved), shown on the page."""
+        self.final_image: tuple[bytes, str] | None = None
+        """The last screen (data, media type), shown in place of the display once it has stopped."""
         handler = type("Handler", (_Handler,), {"page": self})
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self.server.daemon_threads = True
@@ -105,6 +108,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, self.page.html().encode(), "text/html; charset=utf-8")
         elif route == "state":
             self._send(200, json.dumps(self.page.snapshot()).encode(), "application/json")
+        elif route == "final" and self.page.final_image is not None:
+            self._send(200, *self.page.final_image)
         else:
             self._send(404, b"not found\n", "text/plain")
 
@@ -148,6 +153,12 @@ PAGE_HTML = """<!doctype html>
   #screen { flex: 1; border: 0; width: 100%; background: #000; }
   #status { padding: 6px 12px; background: #222; color: #b5e3b0; display: none; }
   #status.shown { display: block; }
+  #status.refused { color: #ffc078; }
+  #final { display: none; flex: 1; gap: 12px; padding: 12px; overflow: auto; }
+  #final.shown { display: flex; }
+  #final img { max-width: 60%; align-self: flex-start; border: 1px solid #444; }
+  #final pre { flex: 1; margin: 0; padding: 10px; background: #111; color: #d8dee9; overflow: auto;
+               font: 13px ui-monospace, monospace; white-space: pre-wrap; }
 </style></head>
 <body>
 <header>
@@ -158,6 +169,7 @@ PAGE_HTML = """<!doctype html>
 </header>
 <div id="status"></div>
 <iframe id="screen" src="{{VNC}}" allow="clipboard-read; clipboard-write"></iframe>
+<div id="final"><img id="last" alt="the last screen"><pre id="code"></pre></div>
 <script>
 "use strict";
 const base = location.pathname.replace(/\\/?$/, "/");
@@ -168,9 +180,15 @@ function show(s) {
   document.body.dataset.state = s.state;
   counts.textContent = s.state + (s.events !== undefined ? ` \\u00b7 ${s.events} input events, ${s.presses} presses` : "");
   if (s.state !== "recording") done.disabled = true;
-  if (s.result) {
+  if (s.result && !document.body.dataset.shown) {
+    document.body.dataset.shown = "1";
     status.textContent = s.result.message || "saved";
-    status.className = "shown";
+    status.className = s.result.written ? "shown" : "shown refused";
+    // The display has stopped: its last screen and the code made from the recording instead.
+    document.getElementById("screen").remove();
+    document.getElementById("last").src = base + "final";
+    document.getElementById("code").textContent = s.result.code || "";
+    document.getElementById("final").className = "shown";
   }
 }
 async function poll() {

@@ -180,8 +180,10 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
                 result.finish_reason = "done"
                 (folder / "reference.py").write_text(code)
                 outcome = _save(task, options, code, result, out, folder, watcher.events, len(steps))
+                last = watcher.snapshots[-1].screenshot.image
+                page.final_image = (last.data, last.media_type)
                 page.finished = {"message": outcome.message, "passed": outcome.passed, "written": outcome.written,
-                                 "refused": outcome.refused}
+                                 "refused": outcome.refused, "code": code}
                 _linger(page)
         finally:
             if video is not None:
@@ -291,7 +293,7 @@ def _write_trajectory(traj: TrajectoryWriter, env: Any, task: Task, steps: list[
     names = _write_snapshots(folder / "snapshots", watcher.snapshots)
     first_file = traj.first_observation(first.screenshot.image)
     records = []
-    for index, step in enumerate(steps, start=1):
+    for index, step in enumerate(steps):  # from 0, as a model's steps
         before, after = watcher.before(step.action.t_start), watcher.after(step.action.t_end)
         rec = StepRecord(index=index, reply=f"(demonstrated) {_describe(step)}", code=step.code(scale),
                          note="a person's input, recorded", screenshot=after.screenshot.image,

@@ -44,5 +44,9 @@ def test_foreign_hosts_and_origins_are_refused_and_done_ends_the_recording() -> 
         assert _request(page, "GET", done)[0] == 404  # a link or an image cannot end it
         status, body = _request(page, "POST", done, {"Origin": f"http://localhost:{page.port}"})
         assert status == 200 and json.loads(body)["state"] == "finishing" and page.done.is_set()
+        assert _request(page, "GET", f"/{page.token}/final")[0] == 404  # no last screen yet
+        page.final_image = (b"\x89PNG...", "image/png")
         page.finished = {"message": "saved"}
         assert json.loads(_request(page, "GET", f"/{page.token}/state")[1])["result"] == {"message": "saved"}
+        assert _request(page, "GET", f"/{page.token}/final") == (200, b"\x89PNG...")
+        assert _request(page, "GET", "/final")[0] == 404
