@@ -296,7 +296,7 @@
     return '<div class="instruction">' + esc(x.instruction) + "</div>" +
       (x.subtask ? '<p id="eval-subtask"><b>sub-task</b> ' + esc(x.subtask) + "</p>" : "") +
       compareHTML(shortAction(x.action), pred ? shortAction(pred) : "(unread)", right) +
-      '<div class="cols"><div>' + figure(s, x.image, "the screenshot: element boxes (grey), gold and predicted actions", marks3, "eval-image") +
+      '<div class="eval-main"><div>' + figure(s, x.image, "the screenshot: element boxes (grey), gold and predicted actions", marks3, "eval-image") +
       "</div><div><h4>History (" + (x.history || []).length + ")</h4><ol id=\"eval-history\">" + (x.history || []).map(function (a) {
         return "<li><code>" + esc(shortAction(a)) + "</code></li>";
       }).join("") + "</ol>" + (x.episode ? '<p class="muted">episode ' + esc(x.episode) + ", step " + esc(x.step) + "</p>" : "") +
