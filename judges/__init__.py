@@ -10,6 +10,7 @@ from . import (  # noqa: F401  (registration)
     config,
     csv,
     docx,
+    docx_colours,
     files,
     gimp,
     google,

@@ -181,7 +181,17 @@ def _check_highlighted_words(env: MetricEnv, part: Part) -> None:
     env.judge("odt.no_highlight", path=path, colour="#ffff00")
 
 
+def _evaluate_colored_words_in_tables(env: MetricEnv, part: Part) -> None:
+    """compare_docx_files with its defaults, then each table word's colour by its first letter
+    (CIEDE2000 within ``threshold``, 3.5 unless the options say)."""
+    needs_judge(part["func"], "docx.table_word_colours")
+    opts = known_options(part, {"threshold"}, {})
+    _compare_docx_files(env, {**part, "func": "compare_docx_files", "options": {}})
+    env.judge("docx.table_word_colours", path=result_file(env, part), **opts)
+
+
 OFFICE: dict[str, Callable[[MetricEnv, Part], None]] = {
+    "evaluate_colored_words_in_tables": _evaluate_colored_words_in_tables,
     "check_highlighted_words": _check_highlighted_words,
     "compare_docx_files": _compare_docx_files,
     "compare_docx_files_and_ignore_new_lines": _compare_docx_ignoring_new_lines,
