@@ -16,9 +16,16 @@ It first measures what running a judge in its own process costs (files.exists bo
 from __future__ import annotations
 
 import argparse
+import ctypes
+import gc
+import os
+import sys
 import tempfile
 import threading
 import time
+import traceback
+import tracemalloc
+import types
 from collections import Counter
 from pathlib import Path
 
@@ -132,6 +139,38 @@ def memory_kb() -> tuple[int, int]:
     return found["VmRSS"], found["VmHWM"]
 
 
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+
+_LIBC = ctypes.CDLL("libc.so.6")
+_LIBC.mallinfo2.restype = _MallInfo2
+
+
+def malloc_trim() -> None:
+    """Give glibc's free heap pages back (tells allocator fragmentation from live allocations)."""
+    _LIBC.malloc_trim(0)
+
+
+def heap_line() -> str:
+    """Where the runner's memory is: malloc's heap in use and free (glibc mallinfo2: every C
+    library and Python's objects over 512 bytes), pymalloc's blocks, gc objects, threads, fds."""
+    info = _LIBC.mallinfo2()
+    threads = len(os.listdir("/proc/self/task"))
+    fds = len(os.listdir("/proc/self/fd"))
+    traced = ""
+    if tracemalloc.is_tracing():
+        traced = f" python traced {tracemalloc.get_traced_memory()[0] >> 20} MB;"
+    return (f"malloc in use {info.uordblks >> 20} MB, free in heap {info.fordblks >> 20} MB, mmapped"
+            f" {info.hblkhd >> 20} MB; pymalloc blocks {sys.getallocatedblocks()}; gc objects {len(gc.get_objects())};"
+            f"{traced} threads {threads} (python {threading.active_count()}); fds {fds}")
+
+
+def type_counts() -> Counter[str]:
+    return Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
+
+
 def judge_overhead(repeat: int) -> None:
     """What a judge's own process costs: files.exists run ``repeat`` times each way, in ms."""
     import statistics
@@ -152,6 +191,66 @@ def judge_overhead(repeat: int) -> None:
                   f" {took[int(len(took) * 0.95)]:.2f} |")
 
 
+WATCHED = ("Emulator", "GoogleClients", "Worker", "TaskEnv", "Run", "World", "StepContext", "KernelPool")
+
+
+def holders(obj: object, depth: int = 6) -> str:
+    """A chain of what keeps ``obj`` alive (first referrer that is not a frame or this module's list)."""
+    chain = []
+    seen = {id(obj)}
+    for _ in range(depth):
+        refs = [r for r in gc.get_referrers(obj) if id(r) not in seen and not isinstance(r, types.FrameType)
+                and r is not sys._getframe()]
+        refs = [r for r in refs if not (isinstance(r, list) and len(r) > 1000)]
+        if not refs:
+            break
+        obj = refs[0]
+        seen.add(id(obj))
+        desc = type(obj).__name__
+        if isinstance(obj, dict):
+            desc += "{" + ", ".join(list(map(str, obj))[:4]) + "}"
+        elif isinstance(obj, types.FunctionType):
+            desc += " " + obj.__qualname__
+        elif isinstance(obj, threading.Thread):
+            desc += " " + obj.name
+        chain.append(desc)
+    return " <- ".join(chain)
+
+
+def diagnose(args: argparse.Namespace, before_types: Counter[str],
+             snapshot: tracemalloc.Snapshot | None) -> list[str]:
+    """What grew in the runner during the round: the heaps, the object counts, the allocations."""
+    gc.collect()
+    lines = [heap_line()]
+    rss = memory_kb()[0]
+    malloc_trim()
+    lines.append(f"VmRSS {rss >> 10} MB, after malloc_trim {memory_kb()[0] >> 10} MB; " + heap_line())
+    if args.diagnose:
+        for ident, frame in sys._current_frames().items():
+            thread = next((t for t in threading.enumerate() if t.ident == ident), None)
+            where = traceback.extract_stack(frame)[-3:]
+            lines.append(f"thread {thread.name if thread else ident}: "
+                         + " <- ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(where)))
+        for name in WATCHED:
+            alive = [o for o in gc.get_objects() if type(o).__name__ == name]
+            if alive:
+                count, oldest = len(alive), alive[0]
+                del alive
+                lines.append(f"{count} {name} alive; the oldest held by: {holders(oldest)}")
+                del oldest
+        grown = type_counts()
+        grown.subtract(before_types)
+        lines.append("objects grown: " + ", ".join(f"{k} +{v}" for k, v in grown.most_common(15) if v > 0))
+    if snapshot is not None:
+        now_ = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        for stat in now_.compare_to(snapshot, "traceback")[:12]:
+            if stat.size_diff < 256 << 10:
+                break
+            lines.append(f"+{stat.size_diff >> 10} KB ({stat.count_diff:+d} blocks):")
+            lines.extend("    " + str(frame) for frame in stat.traceback.format()[-2 * args.trace:])
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
@@ -159,7 +258,14 @@ def main() -> None:
     parser.add_argument("--judge-repeat", type=int, default=200)
     parser.add_argument("--suites", nargs="+", default=["os"],
                         help="built-in suites to run with the hostile one ('all': every built-in suite)")
+    parser.add_argument("--diagnose", action="store_true",
+                        help="after each round: malloc and Python heap, threads, fds, object counts by type")
+    parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
+                        help="tracemalloc with this many frames: each round's growth by traceback")
+    parser.add_argument("--trim", action="store_true", help="malloc_trim(0) after every task")
     args = parser.parse_args()
+    if args.trace:
+        tracemalloc.start(args.trace)
     if args.suites == ["all"]:
         args.suites = sorted(p.name for p in SUITES.iterdir() if p.is_dir() and not p.name.startswith("_"))
     print("| judge | median ms | p95 ms |\n|---|---:|---:|")
@@ -174,12 +280,15 @@ def main() -> None:
         hostile.mkdir()
         (hostile / "tasks.yaml").write_text(HOSTILE)
         statuses: list[dict[str, str]] = []
+        notes: list[str] = []
+        before_types = type_counts() if args.diagnose else Counter()
+        snapshot = tracemalloc.take_snapshot() if args.trace else None
         print("| round | tasks | results | passed | failed | error | hostile errors naming a limit or cause | s | VmRSS MB | VmHWM MB |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for round_ in range(1, args.rounds + 1):
             opts = RunOptions(paths=[*(str(SUITES / name) for name in args.suites), str(hostile)], model="reference",
                               out=Path(tmp, f"round{round_}"), workers=args.workers)
-            run = Run(config, opts)
+            run = Run(config, opts, on_result=(lambda r: malloc_trim()) if args.trim else None)
             start = time.monotonic()
             results = run.execute()
             took = time.monotonic() - start
@@ -192,6 +301,11 @@ def main() -> None:
             print(f"| {round_} | {len(run.tasks) + len(run.invalid)} | {len(results)} | {counts['passed']} |"
                   f" {counts['failed']} | {counts['error']} | {named} of 10 | {took:.0f} | {rss // 1024} | {hwm // 1024} |",
                   flush=True)
+            if args.diagnose or args.trace:
+                notes.append(f"round {round_}: " + "\n".join(diagnose(args, before_types, snapshot)))
+                before_types = type_counts() if args.diagnose else Counter()
+                snapshot = tracemalloc.take_snapshot() if args.trace else None
+                print(notes[-1], file=sys.stderr, flush=True)
         same = all(s == statuses[0] for s in statuses)
         print(f"\nsame status for every task in every round: {same}")
         for task_id, status in sorted(statuses[-1].items()):
