@@ -76,10 +76,12 @@ def default_out_dir(config: Config) -> Path:
 
 def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threading.Event,
              active: dict[int, TaskEnv] | None = None, epoch: int = 1, epochs: int = 1,
-             on_step: Callable[[int], None] | None = None) -> TaskResult:
+             on_step: Callable[[int], None] | None = None,
+             after_reset: Callable[[TaskEnv], None] | None = None) -> TaskResult:
     """Run one task start to finish; every failure becomes a result, never an exception.
 
-    ``on_step(index)`` is told each step as it is saved (progress views show it)."""
+    ``on_step(index)`` is told each step as it is saved (progress views show it); ``after_reset(env)``
+    is called once the task is reset, before the model's first observation (validate looks at it)."""
     started = time.monotonic()
     folder = out / "trajectories" / (safe_name(task.id) + (f"@{epoch}" if epochs > 1 else ""))
     traj = TrajectoryWriter(folder)
@@ -95,6 +97,8 @@ def run_task(task: Task, worker: Worker, model: Model, out: Path, stop: threadin
         env.reset()
         if stop.is_set():
             raise Stop
+        if after_reset is not None:
+            after_reset(env)
         agent_start = time.monotonic()
         confirm = console_confirm() if confirmation_enabled(worker.config) else None
         def step(record: Any) -> None:
@@ -210,6 +214,8 @@ class Run:
         """Progress for people (events.py: start, task, step, result); ``on_start``/``on_result`` stay."""
         self.on_display: Callable[[int, object], None] = lambda worker_id, display: None
         """Called as a worker's display starts (``run --watch`` prints its VNC and browser addresses)."""
+        self.after_reset: Callable[[TaskEnv], None] | None = None
+        """Called with each task's environment once it is reset (``run_task``'s ``after_reset``)."""
         self.stop = threading.Event()
         self.active: dict[int, TaskEnv] = {}
         self.prepared = False
@@ -311,7 +317,7 @@ class Run:
 
                         try:
                             record(run_task(task, worker, model, opts.out, self.stop, self.active,
-                                            epoch, opts.epochs, stepped), label)
+                                            epoch, opts.epochs, stepped, self.after_reset), label)
                         except Stop:
                             return
             except BaseException as exc:  # noqa: BLE001 - surfaced by the main thread

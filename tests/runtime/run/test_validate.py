@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from deskact.runtime.config import Config
@@ -56,17 +57,19 @@ def test_first_observation_problems_are_reported_after_the_passes(tmp_path: Path
     folder = tmp_path / "suite_v"
     folder.mkdir()
     (folder / "tasks.yaml").write_text(SUITE)
-    asked: list[list[str]] = []
+    asked: list[str] = []
 
-    def blank_window(config: Config, tasks: list, workers: int = 1) -> dict[str, str]:
-        asked.append(sorted(t.id for t in tasks))
-        return {"v-tight": "the first observation shows window 'x' blank (one colour): the app is not drawn yet"}
+    def blank_window(env: Any) -> str | None:
+        asked.append(env.task.id)
+        if env.task.id == "v-tight":
+            return "the first observation shows window 'x' blank (one colour): the app is not drawn yet"
+        return None
 
-    monkeypatch.setattr(validate_module, "check_first_observations", blank_window)
+    monkeypatch.setattr(validate_module, "observation_problem", blank_window)
     problems, checked = validate(Config(), [str(folder)], workers=1, out=tmp_path / "out", explore=False)
-    assert asked == [["v-loose", "v-tight"]]  # the tasks that ran; only visual ones are reset again
+    assert sorted(asked) == ["v-loose", "v-tight"]  # once each: in the noop pass, no reset of their own
     assert checked == 2
     assert [(p.task_id, p.model, p.status, p.reward) for p in problems] == [("v-tight", "observation", "failed", 0)]
     assert "not drawn yet" in problems[0].detail
     skipped, _ = validate(Config(), [str(folder)], workers=1, out=tmp_path / "out2", explore=False, observe=False)
-    assert skipped == [] and len(asked) == 1
+    assert skipped == [] and len(asked) == 2  # no look with observe=False
