@@ -10,6 +10,7 @@ format                 kind         what it reads
 ``aitw``               action_step  Android in the Wild steps: its TFRecord fields as JSON lines
 ``aitw-tfrecord``      action_step  Android in the Wild's GZIP TFRecord shards themselves
 ``screenagent``        action_step  ScreenAgent's dataset folders (per-step JSON + ``images/``)
+``screenagent-critic`` critic       the same folders' evaluator steps (sub-task done or not)
 =====================  ===========  ==========================================================
 
 ``load_any(path)`` reads a deskact dataset folder as it is, or any of the formats above (named,
@@ -26,7 +27,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..samples import Dataset, DatasetError, DatasetInfo, load_dataset, write_dataset
-from . import agentstudio, aitw, aitw_tfrecord, groundui, screenagent
+from . import agentstudio, aitw, aitw_tfrecord, groundui, screenagent, screenagent_critic
 from .common import Loaded, read_records
 from .tfrecord import is_tfrecord
 
@@ -38,6 +39,7 @@ LOADERS: dict[str, Callable[[Path], Loaded]] = {
     "aitw": aitw.load,
     "aitw-tfrecord": aitw_tfrecord.load,
     "screenagent": screenagent.load,
+    "screenagent-critic": screenagent_critic.load,
 }
 FORMATS = tuple(LOADERS)
 

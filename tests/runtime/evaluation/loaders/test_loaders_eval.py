@@ -21,6 +21,7 @@ SOURCES = {
     "aitw": FIXTURES / "aitw" / "episodes.jsonl",
     "aitw-tfrecord": FIXTURES / "aitw" / "episodes.tfrecord.gz",
     "screenagent": FIXTURES / "screenagent" / "test",
+    "screenagent-critic": FIXTURES / "screenagent" / "test",
 }
 DESKACT = Path(sys.executable).parent / "deskact"
 
@@ -39,7 +40,7 @@ def test_the_oracle_scores_every_fixture_and_the_centre_click_does_not(tmp_path:
     assert {name: (s["samples"], s["accuracy"], s["errors"]) for name, s in oracle["datasets"].items()} == {
         "groundui": (6, 1.0, 0), "agentstudio-idm": (5, 1.0, 0), "agentstudio-idm-multiple": (2, 1.0, 0),
         "agentstudio-critic": (4, 1.0, 0), "aitw": (9, 1.0, 0), "aitw-tfrecord": (9, 1.0, 0),
-        "screenagent": (7, 1.0, 0)}
+        "screenagent": (7, 1.0, 0), "screenagent-critic": (2, 1.0, 0)}
     assert oracle["datasets"]["aitw"]["complete_match"] == 1.0
     assert oracle["datasets"]["screenagent"]["cc_score"]["score"] == 1.0
     centre = run_eval(EvalOptions(datasets=[str(f) for f in folders], model="centre", out=tmp_path / "centre"),
@@ -54,7 +55,8 @@ def test_the_commands_import_and_score(tmp_path: Path) -> None:
     outs = []
     for fmt, src in SOURCES.items():
         out = tmp_path / fmt
-        proc = subprocess.run([str(DESKACT), "datasets", "import", "auto", str(src), str(out), "--name", fmt],
+        named = fmt if fmt == "screenagent-critic" else "auto"  # the one format read from another's folders
+        proc = subprocess.run([str(DESKACT), "datasets", "import", named, str(src), str(out), "--name", fmt],
                               capture_output=True, text=True, timeout=300, check=False)
         assert proc.returncode == 0, proc.stderr
         assert f"-> {out}" in " ".join(proc.stderr.split())
@@ -65,4 +67,4 @@ def test_the_commands_import_and_score(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert {name: s["accuracy"] for name, s in summary["datasets"].items()} == dict.fromkeys(SOURCES, 1.0)
     rows = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
-    assert len(rows) == 42 and all(r["reward"] == 1 for r in rows)
+    assert len(rows) == 44 and all(r["reward"] == 1 for r in rows)
