@@ -92,7 +92,7 @@ def truncated_cmd(
 @app.command("import")
 def import_cmd(
     fmt: str = typer.Argument(..., metavar="FORMAT", help="groundui, agentstudio-idm, agentstudio-idm-multiple, "
-                              "agentstudio-critic, aitw, aitw-tfrecord, screenagent, or auto (found from the records' fields)."),
+                              "agentstudio-critic, aitw, aitw-tfrecord, screenagent, screenagent-critic, or auto (found from the records' fields)."),
     src: Path = typer.Argument(..., metavar="SRC", help="The published file or folder (docs/evaluation.md, Loaders)."),
     out: Path = typer.Argument(..., metavar="OUT", help="The dataset folder to write; the files the samples name are copied under it."),
     name: str | None = typer.Option(None, "--name", help="The dataset's name (dataset.yaml; default: the source's)."),
