@@ -56,7 +56,7 @@ def load(path: Path) -> Loaded:
         session = folder if folder != "." else file.stem
         out.samples.append(CriticSample(
             id=f"{session.replace('/', '-')}-{file.stem}", source="screenagent", platform="desktop",
-            instruction=f"{subtask} (a step of the task: {goal})", steps=[], final_screenshot=image,
+            instruction=goal if subtask == goal else f"{subtask} (a step of the task: {goal})", steps=[], final_screenshot=image,
             success=situation in ("sub_task_success", "goal_success"), task=session,
             feedback=str(verdicts[0].get("advice") or "") or None))
     return out

@@ -288,7 +288,7 @@
       if (x.final_screenshot) steps.push(figure(s, x.final_screenshot, "after the last step", [], "eval-final"));
       return '<div class="instruction">' + esc(x.instruction) + "</div>" +
         compareHTML(verdict(x.success), verdict(pred), right) +
-        (x.feedback ? '<p class="muted">judge: ' + esc(x.feedback) + "</p>" : "") + '<div class="strip">' + steps.join("") + "</div>";
+        (x.feedback ? '<p class="muted" id="eval-feedback">feedback: ' + esc(x.feedback) + "</p>" : "") + '<div class="strip">' + steps.join("") + "</div>";
     }
     // action_step
     var marks3 = (x.elements || []).map(function (b) { return { t: "box", box: b, cls: "em-element", label: "" }; })
