@@ -217,6 +217,15 @@
     });
   }
 
+  // The frame a clip's action at time t is drawn on: the last frame at or before t (frames one
+  // second apart when the clip gives no times).
+  function frameOf(clip, t) {
+    var times = clip.frame_times || (clip.frames || []).map(function (_, i) { return i; });
+    var k = 0;
+    times.forEach(function (ft, i) { if (ft <= t + 1e-6) k = i; });
+    return k;
+  }
+
   function verdict(v) { return v === true ? "success" : v === false ? "failure" : "(unread)"; }
 
   function partsTable(parts) {
@@ -267,13 +276,14 @@
         (x.end !== undefined && x.end !== null ? "," + x.end : "") + '"></video>' :
         '<div class="strip">' + (x.frames || []).map(function (f, k) {
           var t = x.frame_times ? " · " + num(x.frame_times[k]) + " s" : "";
-          var acts = gold.filter(function (a) { return x.frame_times ? a.t === x.frame_times[k] : false; });
-          var marks2 = [].concat.apply([], acts.map(function (a) { return actionMarks(a.action, "em-gold", "gold"); }));
-          // The i-th predicted action is drawn on the i-th frame (the one before the i-th gold action).
-          if (k < gold.length && got[k]) {
-            var same = gold[k].action.kind === got[k].kind;
-            marks2 = marks2.concat(actionMarks(got[k], same ? "em-right" : "em-wrong", "predicted"));
-          }
+          // Each gold action on the frame before it (the last one at or before its time); the i-th
+          // predicted action beside the i-th gold one.
+          var marks2 = [];
+          gold.forEach(function (a, i) {
+            if (frameOf(x, a.t) !== k) return;
+            marks2 = marks2.concat(actionMarks(a.action, "em-gold", "gold"));
+            if (got[i]) marks2 = marks2.concat(actionMarks(got[i], got[i].kind === a.action.kind ? "em-right" : "em-wrong", "predicted"));
+          });
           return figure(s, f, "frame " + (k + 1) + t, marks2, "eval-frame-" + k);
         }).join("") + "</div>";
       return (x.instruction ? '<div class="instruction">' + esc(x.instruction) + "</div>" : "") +

@@ -240,3 +240,34 @@ def test_a_running_eval_updates_the_page(evals: Path, tmp_path: Path, chromium: 
         with (live / "results.jsonl").open("a") as fh:
             fh.write("\n".join(rows[1:5]) + "\n")
         _until("five rows", lambda: d.find_element(By.ID, "e-count").text == "5 of 5 samples")
+
+
+@pytest.mark.slow
+def test_a_clips_actions_are_drawn_on_the_frame_before_them(tmp_path: Path, chromium: Any) -> None:
+    """deskact's own clips have real frame times: an action at 1.0 s goes on the frame taken at 0.4 s."""
+    import shutil
+
+    from deskact.runtime.evaluation.samples import Action, IdmClip, TimedAction, write_dataset
+    from selenium.webdriver.common.by import By
+
+    data = tmp_path / "clips"
+    (data / "f").mkdir(parents=True)
+    for i in range(3):
+        shutil.copy(FIXTURES / "agentstudio" / "images" / "aitw_images" / "general" / f"1001_{i}.png", data / "f" / f"{i}.png")
+    clip = IdmClip(id="c1", frames=[f"f/{i}.png" for i in range(3)], frame_times=[0.0, 0.4, 1.3], width=180, height=320,
+                   actions=[TimedAction(t=0.2, action=Action(kind="click", x=50, y=85)),
+                            TimedAction(t=1.0, action=Action(kind="click", x=90, y=55))])
+    write_dataset(data, [clip], kind="idm_clip", name="clips")
+    run_eval(EvalOptions(datasets=[str(data)], model="reference", out=tmp_path / "runs" / "clip-eval"), load_config(),
+             write=lambda _: None)
+    with ViewerServer([tmp_path / "runs"]) as server:
+        d = chromium
+        d.get(f"{server.url}#/eval/clip-eval/clips/c1")
+        _marks(d, "eval-frame-0")
+        count = "return document.querySelectorAll(arguments[0]).length"
+        _until("the marks of frame 2", lambda: d.execute_script(count, "#eval-frame-1 svg circle.em-ring") == 1)
+        assert d.execute_script(count, "#eval-frame-0 svg circle.em-ring") == 1
+        assert d.execute_script(count, "#eval-frame-2 svg circle") == 0
+        ring = d.find_element(By.CSS_SELECTOR, "#eval-frame-1 svg circle.em-ring")
+        assert (ring.get_attribute("cx"), ring.get_attribute("cy")) == ("90", "55")
+        assert d.execute_script(count, "#eval-frame-1 svg circle.em-right") == 1  # the oracle's own answer
