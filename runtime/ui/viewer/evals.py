@@ -101,6 +101,8 @@ def status_of(row: dict[str, Any]) -> str:
 # Datasets are read once per (folder, samples.jsonl size and mtime): pages poll every second.
 _DATASETS: dict[tuple[str, int, int], dict[str, dict[str, Any]]] = {}
 _LOCK = threading.Lock()
+_DATASETS_KEPT = 8
+"""Datasets kept read (an eval page names every dataset of the folder; a sample page one)."""
 
 
 def _dataset_samples(root: Path) -> dict[str, dict[str, Any]]:
@@ -124,7 +126,8 @@ def _dataset_samples(root: Path) -> dict[str, dict[str, Any]]:
             if isinstance(data, dict) and "id" in data:
                 samples[str(data["id"])] = data
     with _LOCK:
-        _DATASETS.clear()  # one dataset at a time is enough for a page; bounded memory
+        while len(_DATASETS) >= _DATASETS_KEPT:  # bounded memory: the oldest read goes first
+            _DATASETS.pop(next(iter(_DATASETS)))
         _DATASETS[key] = samples
     return samples
 
