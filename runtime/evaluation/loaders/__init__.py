@@ -15,8 +15,9 @@ format                 kind         what it reads
 
 ``load_any(path)`` reads a deskact dataset folder as it is, or any of the formats above (named,
 or found by :func:`detect`); the samples point at the published files where they are.
-``import_dataset(format, src, out)`` (``deskact datasets import``) writes a deskact dataset
-folder, with the files the samples name copied under it. What a loader could not turn into a
+``find_in_place(root, name)`` finds such a dataset again from its folder and name (the viewer,
+from an eval's eval.json). ``import_dataset(format, src, out)`` (``deskact datasets import``)
+writes a deskact dataset folder, with the files the samples name copied under it. What a loader could not turn into a
 sample it counts by reason, in the dataset's ``description``.
 """
 
@@ -105,6 +106,33 @@ def load_any(path: str | Path, fmt: str | None = None) -> Dataset:
     return load_format(fmt, path).dataset()
 
 
+def find_in_place(root: Path, name: str, kind: str | None = None) -> Dataset | None:
+    """The dataset ``load_any`` read in place with this ``root`` and ``name`` (what ``deskact eval``'s
+    eval.json keeps of a published file), read again; None if no file there gives it.
+
+    The loaders name a dataset after its file (``metadata_1k.jsonl`` -> ``metadata_1k``, under its
+    folder) or its folder (ScreenAgent's ``test/``, ``test-critic``), so the candidates are few.
+    """
+    root = Path(root)
+    if (root / "samples.jsonl").is_file():
+        return load_dataset(root)
+    candidates = [root / f"{name}.jsonl", root / f"{name}.json", root / name, root]
+    for path in candidates:
+        if not path.exists():
+            continue
+        try:
+            fmts = [detect(path)]
+            if fmts[0] == "screenagent":
+                fmts.append("screenagent-critic")
+            for fmt in fmts:
+                found = load_any(path, fmt)
+                if found.name == name and (kind is None or found.info.kind == kind):
+                    return found
+        except DatasetError:
+            continue
+    return None
+
+
 def import_dataset(fmt: str | None, src: str | Path, out: str | Path, name: str | None = None) -> DatasetInfo:
     """Read ``src`` and write it as a deskact dataset folder ``out`` (files copied under it, same relative paths)."""
     src, out = Path(src), Path(out)
@@ -129,4 +157,4 @@ def import_dataset(fmt: str | None, src: str | Path, out: str | Path, name: str 
                          description=loaded.description())
 
 
-__all__ = ["FORMATS", "LOADERS", "detect", "import_dataset", "load_any", "load_format"]
+__all__ = ["FORMATS", "LOADERS", "detect", "find_in_place", "import_dataset", "load_any", "load_format"]

@@ -5,7 +5,8 @@ Each example holds the fields aitw.py reads (its README lists them), with the sc
 ``image/channels`` (AITW's demo decodes it with ``tf.io.decode_raw``; an encoded PNG or JPEG is
 kept as it is). The screenshots are written out as PNG files, ``images/<episode>_<step>.png``,
 into the dataset folder being written (``deskact datasets import``), or into a temporary folder
-when the shards are read in place; the steps then go through aitw.py's mapping.
+when the shards are read in place (written as a dataset folder too, so ``deskact view`` can read
+an eval of them back); the steps then go through aitw.py's mapping.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..samples import DatasetError
+from ..samples import DatasetError, write_dataset
 from . import aitw
 from .common import Loaded
 from .tfrecord import is_tfrecord, parse_example, records
@@ -85,4 +86,8 @@ def load(path: Path, work: Path | None = None) -> Loaded:
                 rec["image/encoded"] = _write_image(root, ex, rec, where)
                 yield where, rec
 
-    return aitw.add_steps(out, steps())
+    aitw.add_steps(out, steps())
+    if out.scratch and out.samples:  # the temporary folder is a dataset folder too: a viewer can read it back
+        write_dataset(root, out.samples, kind="action_step", name=out.name, source=out.source,
+                      description=out.description())
+    return out

@@ -3,7 +3,8 @@
 An eval folder (runtime/evaluation/eval_run.py) holds ``eval.json`` (the model and each dataset's
 folder), ``results.jsonl`` (one row per sample: reward, the metric's parts, the parsed prediction,
 the reply) and, once finished, ``summary.json``. A row names its sample by dataset and id; the
-gold and the images are the dataset's, read from the folder ``eval.json`` names. Everything is read
+gold and the images are the dataset's, read from the folder ``eval.json`` names (its samples.jsonl,
+or the published file ``deskact eval`` read in place there: loaders.find_in_place). Everything is read
 on request, so a running eval shows what it has so far (the summary is computed from the rows
 until ``summary.json`` is written).
 """
@@ -105,26 +106,37 @@ _DATASETS_KEPT = 8
 """Datasets kept read (an eval page names every dataset of the folder; a sample page one)."""
 
 
-def _dataset_samples(root: Path) -> dict[str, dict[str, Any]]:
-    """The samples of a dataset folder by id, as JSON objects (the gold, the files they name)."""
+def _dataset_samples(root: Path, name: str = "", kind: str | None = None) -> dict[str, dict[str, Any]]:
+    """The samples of a dataset by id, as JSON objects (the gold, the files they name): its folder's
+    samples.jsonl, or the published file ``deskact eval`` read in place there (loaders.find_in_place)."""
     path = root / "samples.jsonl"
     try:
         st = path.stat()
+        key: tuple[str, int, int] = (str(path), st.st_size, st.st_mtime_ns)
     except OSError:
-        return {}
-    key = (str(path), st.st_size, st.st_mtime_ns)
+        key = (f"{root}\0{name}", -1, -1)  # a published file read in place: read once
     with _LOCK:
         if key in _DATASETS:
             return _DATASETS[key]
     samples: dict[str, dict[str, Any]] = {}
-    with path.open(encoding="utf-8") as fh:
-        for line in fh:
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError:
-                continue
-            if isinstance(data, dict) and "id" in data:
-                samples[str(data["id"])] = data
+    if key[1] >= 0:
+        with path.open(encoding="utf-8") as fh:
+            for line in fh:
+                try:
+                    data = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if isinstance(data, dict) and "id" in data:
+                    samples[str(data["id"])] = data
+    else:
+        from ...evaluation.loaders import find_in_place
+
+        try:
+            found = find_in_place(root, name, kind)
+        except DeskactError:
+            found = None
+        for sample in found.samples if found is not None else []:
+            samples[sample.id] = sample.model_dump(mode="json", exclude_none=True)
     with _LOCK:
         while len(_DATASETS) >= _DATASETS_KEPT:  # bounded memory: the oldest read goes first
             _DATASETS.pop(next(iter(_DATASETS)))
@@ -132,11 +144,18 @@ def _dataset_samples(root: Path) -> dict[str, dict[str, Any]]:
     return samples
 
 
-def dataset_root(run_dir: Path, dataset: str) -> Path:
+def _entry(run_dir: Path, dataset: str) -> dict[str, Any]:
     entry = (read_eval_info(run_dir).get("datasets") or {}).get(dataset)
     if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
         raise DeskactError(f"{run_dir / EVAL_FILE}: no dataset {dataset!r}")
-    return Path(entry["path"])
+    return entry
+
+
+def samples_of(run_dir: Path, dataset: str) -> tuple[Path, dict[str, dict[str, Any]]]:
+    """(the dataset's folder, its samples by id) for one dataset of an eval folder."""
+    entry = _entry(run_dir, dataset)
+    root = Path(entry["path"])
+    return root, _dataset_samples(root, dataset, str(entry.get("kind") or "") or None)
 
 
 def _short(value: Any) -> str:
@@ -205,7 +224,7 @@ def eval_detail(run_id: str, run_dir: Path, signature: str) -> EvalDetail:
         kind = str(entry.get("kind", ""))
         datasets[name] = {**entry, "done": len(own),
                           "metrics": summary.get(name) or metrics.summarize(kind, own)}
-        gold = _dataset_samples(Path(str(entry.get("path", ""))))
+        gold = _dataset_samples(Path(str(entry.get("path", ""))), name, kind or None)
         for row in own:
             sample = gold.get(str(row["id"]), {})
             table.append(EvalRow(
@@ -218,10 +237,10 @@ def eval_detail(run_id: str, run_dir: Path, signature: str) -> EvalDetail:
 
 
 def eval_sample(run_id: str, run_dir: Path, dataset: str, sample_id: str) -> EvalSample:
-    root = dataset_root(run_dir, dataset)
-    sample = _dataset_samples(root).get(sample_id)
+    root, samples = samples_of(run_dir, dataset)
+    sample = samples.get(sample_id)
     if sample is None:
-        raise DeskactError(f"{root}: no sample {sample_id!r} in samples.jsonl")
+        raise DeskactError(f"{root}: no sample {sample_id!r} in dataset {dataset!r}")
     row = read_eval_rows(run_dir).get((dataset, sample_id))
     kind = sample.get("kind") or (read_eval_info(run_dir).get("datasets") or {}).get(dataset, {}).get("kind", "")
     return EvalSample(run_id=run_id, dataset=dataset, kind=str(kind), sample=sample, row=row,
@@ -238,9 +257,10 @@ def _named_files(sample: dict[str, Any]) -> set[str]:
 def eval_file(run_dir: Path, dataset: str, sample_id: str, rel: str) -> Path | None:
     """A file one sample of the run's datasets names (its image, frames, screenshots), inside the
     dataset's folder: eval.json says where the folder is, so nothing else there is served."""
-    root = dataset_root(run_dir, dataset).resolve()
-    sample = _dataset_samples(root).get(sample_id)
+    root, samples = samples_of(run_dir, dataset)
+    sample = samples.get(sample_id)
     if sample is None or rel not in _named_files(sample):
         return None
+    root = root.resolve()
     path = (root / rel).resolve()
     return path if path.is_relative_to(root) and path.is_file() else None

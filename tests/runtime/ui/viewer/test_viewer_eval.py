@@ -271,3 +271,27 @@ def test_a_clips_actions_are_drawn_on_the_frame_before_them(tmp_path: Path, chro
         ring = d.find_element(By.CSS_SELECTOR, "#eval-frame-1 svg circle.em-ring")
         assert (ring.get_attribute("cx"), ring.get_attribute("cy")) == ("90", "55")
         assert d.execute_script(count, "#eval-frame-1 svg circle.em-right") == 1  # the oracle's own answer
+
+
+def test_an_eval_of_published_files_read_in_place(tmp_path: Path) -> None:
+    """deskact eval reads published files in place (eval.json names their folder): the viewer finds them again."""
+    sources = [FIXTURES / "groundui" / "metadata_1k.jsonl", FIXTURES / "screenagent" / "test",
+               FIXTURES / "aitw" / "episodes.tfrecord.gz"]
+    run_eval(EvalOptions(datasets=[str(p) for p in sources], model="reference", out=tmp_path / "runs" / "in-place"),
+             load_config(), write=lambda _: None)
+    with ViewerServer([tmp_path / "runs"]) as server:
+        detail = _get(server, "api/evals/in-place")
+        assert sorted(detail["datasets"]) == ["episodes", "metadata_1k", "test"]
+        assert len(detail["rows"]) == 6 + 7 + 9 and {r["status"] for r in detail["rows"]} == {"right"}
+        assert all(r["gold"] for r in detail["rows"])  # every row found its sample
+        page = _get(server, f"api/evals/in-place/samples/metadata_1k/{GROUND}")
+        assert page["sample"]["box"] == [96, 24, 150, 42]
+        url = f"{server.url}evalfiles/in-place/metadata_1k/{GROUND}/{page['sample']['image']}"
+        assert urllib.request.urlopen(url, timeout=30).read() == (FIXTURES / "groundui" / page["sample"]["image"]).read_bytes()
+        step = _get(server, "api/evals/in-place/samples/episodes/8104393217738405451-0")
+        assert step["sample"]["action"] == {"kind": "click", "x": 50.0, "y": 85.0}
+        png = urllib.request.urlopen(f"{server.url}evalfiles/in-place/episodes/8104393217738405451-0/"
+                                     f"{step['sample']['image']}", timeout=30).read()
+        assert png.startswith(b"\x89PNG")  # decoded from the shard's raw pixels
+        sa = next(r for r in detail["rows"] if r["dataset"] == "test")
+        assert _get(server, f"api/evals/in-place/samples/test/{sa['id']}")["sample"]["source"] == "screenagent"
