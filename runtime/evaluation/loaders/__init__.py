@@ -17,8 +17,8 @@ format                 kind         what it reads
 or found by :func:`detect`); the samples point at the published files where they are.
 ``find_in_place(root, name)`` finds such a dataset again from its folder and name (the viewer,
 from an eval's eval.json). ``import_dataset(format, src, out)`` (``deskact datasets import``)
-writes a deskact dataset folder, with the files the samples name copied under it. What a loader could not turn into a
-sample it counts by reason, in the dataset's ``description``.
+writes a deskact dataset folder, with the files the samples name copied under it. What a loader
+could not turn into a sample it counts by reason, in the dataset's ``description``.
 """
 
 from __future__ import annotations
