@@ -107,3 +107,64 @@ def test_new_translations_validate_with_references(tmp_path: Path, file_host: An
     problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
     assert checked == len(REFERENCES)
     assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+TB_PROFILE = "t5q2a5hp.default-release"
+# Thunderbird 153 opens the unpacked profile only when profiles.ini names it for this installation
+# (the hash of /usr/lib/thunderbird); otherwise it makes a new one and the judges read the old.
+PROFILES_INI = (f"[Profile0]\nName=default-release\nIsRelative=1\nPath={TB_PROFILE}\nDefault=1\n\n"
+                "[General]\nStartWithLastProfile=1\nVersion=2\n\n"
+                f"[InstallFDC34C9F024745EB]\nDefault={TB_PROFILE}\nLocked=1\n")
+THUNDERBIRD = "thunderbird/030eeff7-b492-4218-b312-701ec99ee0cc.json"
+# Quits Thunderbird (it writes prefs.js as it goes), then turns the reply quoting's indentation and
+# ">" off in the profile as its Config Editor would.
+TB_REFERENCE = (
+    "import os, pathlib, subprocess, time\n"
+    "subprocess.run(['pkill', '-f', 'thunderbird'])\n"
+    "time.sleep(3)\n"
+    f"p = pathlib.Path(os.path.expanduser('~/.thunderbird/{TB_PROFILE}/prefs.js'))\n"
+    "p.write_text(p.read_text().replace('user_pref(\"mail.identity.id1.auto_quote\", true);',"
+    " 'user_pref(\"mail.identity.id1.auto_quote\", false);'))\nexit()\n")
+
+
+def _profile_tar() -> bytes:
+    import tarfile
+
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, text in ((".thunderbird/profiles.ini", PROFILES_INI),
+                           (".thunderbird/installs.ini", f"[FDC34C9F024745EB]\nDefault={TB_PROFILE}\nLocked=1\n"),
+                           (f".thunderbird/{TB_PROFILE}/prefs.js",
+                            ('user_pref("mail.identity.id1.auto_quote", true);\n'
+                            'user_pref("mail.shell.checkDefaultClient", false);\n'))):
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+@pytest.mark.slow
+def test_a_thunderbird_task_validates(tmp_path: Path, file_host: Any) -> None:
+    """thunderbird-030eeff7 with a stand-in profile: Thunderbird's window waited for at reset, its main
+    window closed by class before judging (Mail.thunderbird-default here), prefs.js judged."""
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0] or shutil.which("thunderbird") is None:
+        pytest.skip("needs worlds and Thunderbird")
+    src = tmp_path / "src"
+    (src / THUNDERBIRD).parent.mkdir(parents=True)
+    shutil.copy(EXAMPLES / THUNDERBIRD, src / THUNDERBIRD)
+    task = json.loads((EXAMPLES / THUNDERBIRD).read_text())
+    file_host.served[_id(task["config"][0]["parameters"]["files"][0]["url"])] = _profile_tar()
+    suite = tmp_path / "suite"
+    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (converted,) = yaml.safe_load(path.read_text())["tasks"]
+    path.write_text(yaml.safe_dump({"tasks": [{**converted, "reference": TB_REFERENCE}]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
