@@ -383,3 +383,24 @@ def test_web_form_in_chromium_becomes_a_reference_that_validates(tmp_path: Path,
     assert len(re.findall(r"mouse\.click\(", run["code"])) == 6, run["code"]
     proc = _validate(suite, "rec-web-crm-customer")
     assert proc.returncode == 0 and "1/1 tasks valid" in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+
+
+def test_ctrl_c_ends_the_recording_like_done(tmp_path: Path, chromium: Any) -> None:
+    _need("Xvfb", "xterm", "x11vnc", "websockify")
+    import signal
+
+    suite = _suite(tmp_path, XTERM_SUITE)
+    rec = Recorder(chromium, suite, "rec-xterm-note", tmp_path / "out", "--no-write")
+    try:
+        rec.open()
+        rec.click(500, 300)
+        rec.type("cd $WORKSPACE && echo hello > note.txt\n")
+        rec.proc.send_signal(signal.SIGINT)  # Ctrl-C in the terminal
+        assert rec.proc.wait(timeout=WAIT_S * 2) == 0, rec.output()
+    finally:
+        rec.kill()
+    output = rec.output()
+    assert "the judges: passed" in output and "Not written into the task: --no-write" in output, output
+    run = _check_run(tmp_path / "out", "rec-xterm-note")
+    assert 'keyboard.type("cd $WORKSPACE && echo hello > note.txt\\n")' in run["code"]
+    assert "reference:" not in (suite / "tasks.yaml").read_text()  # --no-write: the YAML as it was
