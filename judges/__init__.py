@@ -26,6 +26,7 @@ from . import (  # noqa: F401  (registration)
     site,
     terminal,
     thunderbird,
+    thunderbird_mail,
     users,
     vlc,
     windows,

@@ -6,7 +6,7 @@ The helpers other steps and judges use stay importable from here, as they were w
 was one module.
 """
 
-from . import gimp, save_close, terminal, vlc  # noqa: F401  (registration)
+from . import gimp, save_close, terminal, thunderbird, vlc  # noqa: F401  (registration)
 from .launcher import (
     app_argv,
     apps_kill,
