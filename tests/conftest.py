@@ -68,6 +68,23 @@ def ctx(tmp_path: "Path") -> "StepContext":
                        gold=tmp_path / "gold", task_id="t")
 
 
+@pytest.fixture
+def chromium_profile(ctx: "StepContext", tmp_path: "Path", monkeypatch: pytest.MonkeyPatch) -> _Iterator["Path"]:
+    """The host-mode Chromium profile (no world) browser judges read, under this test's own folder."""
+    import tempfile
+    from pathlib import Path
+
+    from deskact.runtime.tasks import judge_server
+    from deskact.toolkits.browser import chromium
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    judge_server.stop()  # judges' children are forked from a server that must see the new tempdir
+    folder = Path(chromium.host_mode_profile(ctx.display)) / "Default"
+    folder.mkdir(parents=True)
+    yield folder
+    judge_server.stop()  # and again once the tempdir is restored
+
+
 @pytest.fixture(scope="module")
 def handle(tmp_path_factory: pytest.TempPathFactory) -> _Iterator["ServiceHandle"]:
     """One Google emulator service for the module (reset per test by ``g``)."""

@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from deskact.judges import browser_state as bs
-from deskact.runtime.tasks import judge_server
 from deskact.runtime.tasks.steps import StepContext, run_judge
-from deskact.toolkits.browser import chromium
 
 BAR = {"bookmark_bar": {"children": [
     {"type": "folder", "name": "Favorites", "children": [{"type": "url", "name": "x", "url": "https://x.test/"}]},
@@ -45,14 +41,8 @@ def test_font_size_defaults_to_chromium_s_16() -> None:
 
 
 @pytest.fixture
-def profile(ctx: StepContext, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The host-mode profile the judges read, under this test's own temporary folder."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    judge_server.stop()  # judges' children are forked from a server that must see the new tempdir
-    folder = Path(chromium.host_mode_profile(ctx.display)) / "Default"
-    folder.mkdir(parents=True)
-    yield folder
-    judge_server.stop()  # and again once the tempdir is restored
+def profile(chromium_profile: Path) -> Path:
+    return chromium_profile
 
 
 def _verdict(ctx: StepContext, name: str, **params: Any) -> bool:

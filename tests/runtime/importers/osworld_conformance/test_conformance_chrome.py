@@ -10,23 +10,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
-from deskact.toolkits.browser import chromium
 
 pytestmark = pytest.mark.conformance
 
 
 @pytest.fixture
-def profile(ctx: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The host-mode profile (no world) the judges read, under this test's own folder."""
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    folder = Path(chromium.host_mode_profile(ctx.display)) / "Default"
-    folder.mkdir(parents=True)
-    return folder
+def profile(chromium_profile: Path) -> Path:
+    return chromium_profile
 
 
 def _rule(rules: dict[str, Any]) -> dict[str, Any]:
