@@ -44,7 +44,7 @@ class GoogleClients:
     def service(self, name: str) -> Any:
         if name not in self._built:
             api, version = SERVICES[name]
-            self._built[name] = build_service(api, version, self.base_url, credentials=self.credentials)
+            self._built[name] = build_service(api, version, self.base_url, credentials=self.credentials, shared=True)
         return self._built[name]
 
     def __getattr__(self, name: str) -> Any:

@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from .errors import ApiError
 from .framework import Emulator, RawResponse, error_response
@@ -206,13 +207,45 @@ class _Handler(BaseHTTPRequestHandler):
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _serve
 
 
-class _TCPServer(ThreadingHTTPServer):
+class _ClosesConnections(socketserver.BaseServer):
+    """A server that can close the connections it still serves (``close_connections``). A client
+    that keeps its keep-alive connection open (an idle ``httplib2.Http`` in a runner thread) would
+    otherwise keep the connection's handler thread waiting for the next request, and through its
+    handler class the whole emulator, after the server has stopped: one emulator per worker leaked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._open: set[Any] = set()
+        self._open_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: Any) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """End every connection still open: its handler reads EOF and its thread ends."""
+        with self._open_lock:
+            still = list(self._open)
+        for conn in still:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # closed by its handler meanwhile
+
+
+class _TCPServer(_ClosesConnections, ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
     request_queue_size = LISTEN_BACKLOG
 
 
-class _UnixServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
+class _UnixServer(_ClosesConnections, socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
     daemon_threads = True
     request_queue_size = LISTEN_BACKLOG
 
@@ -232,6 +265,8 @@ class RunningServer:
     def close(self) -> None:
         for srv in self._servers:
             srv.shutdown()
+            if isinstance(srv, _ClosesConnections):
+                srv.close_connections()
             srv.server_close()
         for t in self._threads:
             t.join(timeout=5)
