@@ -39,8 +39,9 @@ from .ground_proof import Proof, Prover, Target
 
 SCENE_CAP = 45
 """Most samples taken in one scene: the rest of an app's samples come from other scenes."""
-RESTORED_KINDS = ("menu", "submenu", "toggle", "check")
-"""Kinds put back after their proof: the tree is not read again after one of them."""
+QUIET_KINDS = ("menu", "submenu", "toggle", "check", "cell", "paragraph", "slide")
+"""Kinds whose proven click leaves the other targets' boxes as they were (put back, or only the
+focus moved): the tree is not read again after one (a toggle's state is read at its proof)."""
 SETTLE_SECONDS = 0.25
 """Pause after parking the pointer before the grab: hover highlights fade, popups finish drawing."""
 
@@ -246,10 +247,13 @@ class AppRun:
                 pending = [t for t in [*widgets, *(extra or []), *menus] if targets.key(t) not in done]
                 if not pending:
                     return
-                target = self.rng.choice(pending)
+                # A kind first, then one of its targets: a sheet's thousand cells do not crowd out
+                # its dozen menus.
+                kind = self.rng.choice(sorted({t.kind for t in pending}))
+                target = self.rng.choice([t for t in pending if t.kind == kind])
                 done.add(targets.key(target))
                 if target.prepare:
-                    opened = self._open_submenu(bus, xin, size, window, target)
+                    opened = self._open_submenu(bus, xin, size, widgets, target)
                     if opened is None:
                         self.dropped["submenu not found again"] += 1
                         prover.close_popups(presses=3)
@@ -259,7 +263,7 @@ class AppRun:
                 proof = self._sample(prover.prove, xin, display.name, target)
                 taken += proof.ok
                 # What a click may have changed (a dialog's page, a toolbar's states): read again.
-                stale = not (proof.ok and proof.restored and target.kind in RESTORED_KINDS)
+                stale = not (proof.ok and proof.restored and target.kind in QUIET_KINDS)
         finally:
             xin.close()
 
@@ -272,6 +276,16 @@ class AppRun:
         finally:
             self.phases["read"] += time.monotonic() - t0
         return nodes if nodes and window in nodes[0].name else []
+
+    def _read_menu(self, bus: Any, size: tuple[int, int], menu: tree.Ref) -> list[tree.Node]:
+        """An open menu and its items (a few dozen objects, not the whole window)."""
+        t0 = time.monotonic()
+        try:
+            return tree.read_window(bus, size, window=menu)
+        except Exception:  # noqa: BLE001
+            return []
+        finally:
+            self.phases["read"] += time.monotonic() - t0
 
     def _extras(self, bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, str]]:
         if self.spec.extras is None:
@@ -338,22 +352,21 @@ class AppRun:
             opened = wait_for(lambda m=menu: {"selected", "expanded"} & (prover.states(m.ref) or frozenset()), 2.0)
             if opened:
                 time.sleep(0.3)
-                inner = self._read(bus, size, window)
+                inner = self._read_menu(bus, size, menu.ref)
                 out += [t for t in targets.collect(inner, size, self.rng).targets if t.kind == "submenu"]
             prover.close_popups(menu.ref)
         return out
 
-    def _open_submenu(self, bus: Any, xin: XInput, size: tuple[int, int], window: str, target: Target) -> Target | None:
-        nodes = self._read(bus, size, window)
-        found = targets.collect(nodes, size, self.rng) if nodes else targets.Found()
-        parent = next((t for t in found.targets if t.kind == "menu" and t.name == target.prepare[0]), None)
+    def _open_submenu(self, bus: Any, xin: XInput, size: tuple[int, int], widgets: list[Target],
+                      target: Target) -> Target | None:
+        parent = next((t for t in widgets if t.kind == "menu" and t.name == target.prepare[0]), None)
         if parent is None:
             return None
         xin.click(*parent.centre())
         time.sleep(0.4)
 
         def again() -> Target | None:
-            inner = self._read(bus, size, window)
+            inner = self._read_menu(bus, size, parent.ref)
             return next((t for t in targets.collect(inner, size, self.rng).targets
                          if targets.key(t) == targets.key(target)), None)
 
@@ -369,10 +382,15 @@ class AppRun:
         self.phases["grab"] += t1 - t0
         self.phases["prove"] += time.monotonic() - t1
         if not proof.ok:
-            self.dropped[proof.reason] += 1
+            self.dropped[f"{proof.reason} ({target.kind})"] += 1
             return proof
         if not proof.restored:
             self.not_restored += 1
+        if target.kind in ("toggle", "check") and \
+                bool({"checked", "pressed"} & proof.before) != bool({"checked", "pressed"} & target.states):
+            # Another click changed it since the tree was read: "turn on" must match what was seen.
+            target.instruction = text.instruction(target.kind, target.name, self.rng,
+                                                  checked=bool({"checked", "pressed"} & proof.before))
         n = len(self.samples)
         x0, y0, x1, y1 = target.rect
         common = {"id": f"{self.spec.name}-{n:04d}", "source": "deskact datasets ground",

@@ -111,6 +111,20 @@ def calc_extras(bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, 
                   and nodes[n.parent].role == "document spreadsheet"), None)
     if table is None or table.visible is None:
         return []
+    holder = {"table": table.ref}
+
+    def locate(pos: tuple[int, int]) -> tree.Ref | None:
+        # The sheet's table object can be replaced (after a dialog, a toolbar's change): found again.
+        ref = tree.cell_at(bus, holder["table"], *pos)
+        if ref is None:
+            nodes_now = tree.read_window(bus, (1 << 15, 1 << 15))
+            found = next((n for n in nodes_now if n.role == "table"), None)
+            if found is None:
+                return None
+            holder["table"] = found.ref
+            ref = tree.cell_at(bus, found.ref, *pos)
+        return ref
+
     positions = [(r, c) for r in range(CALC_ROWS) for c in range(CALC_COLUMNS)]
     refs = tree.cells(bus, table.ref, positions)
     pairs = [(pos, ref) for pos, ref in zip(positions, refs, strict=True) if ref is not None]
@@ -126,7 +140,8 @@ def calc_extras(bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, 
             continue  # the app names the cell otherwise: not the cell we think
         cell = tree.Node(ref=ref, role=role, name=name, states=states, box=(x, y, w, h), depth=table.depth + 1,
                          parent=table.index, visible=tree._clip(table.visible, (x, y, x + w - 1, y + h - 1)),
-                         index=len(nodes) + len(out))
+                         index=len(nodes) + len(out),
+                         locate=lambda pos=pos: locate(pos))
         out.append((cell, "cell", expected))
     return out
 

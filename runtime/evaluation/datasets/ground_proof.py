@@ -45,6 +45,8 @@ class Target:
     """The visible part of its box (x0, y0, x1, y1), screen pixels, edges inclusive: the gold box."""
     instruction: str
     states: frozenset[str] = frozenset()
+    locate: Callable[[], tree.Ref | None] | None = field(default=None, repr=False)
+    """Finds the element's object again before each look (see ``ground_tree.Node.locate``)."""
     prepare: list[str] = field(default_factory=list)
     """Names of menus to open before (a submenu's parent), found again by name at proof time."""
 
@@ -60,6 +62,8 @@ class Proof:
     """Why it is not proven: ``no reaction``, ``gone``, ``already in the state a click gives``."""
     restored: bool = True
     """The element was put back as it was (a proven sample stays proven when it was not)."""
+    before: frozenset[str] = frozenset()
+    """The element's states right before the click."""
     seconds: float = 0.0
 
 
@@ -92,8 +96,13 @@ class Prover:
         self.bus = bus
         self.xin = xin
 
-    def states(self, ref: tree.Ref) -> frozenset[str] | None:
+    def states(self, ref: tree.Ref, locate: Callable[[], tree.Ref | None] | None = None) -> frozenset[str] | None:
         try:
+            if locate is not None:
+                found = locate()
+                if found is None:
+                    return None
+                ref = found
             return tree.states(self.bus, ref)
         except Exception:  # noqa: BLE001 - an app busy with the click answers late: asked again
             return None
@@ -113,7 +122,7 @@ class Prover:
         """Click ``point`` (default: the target's centre) and check the target reacted, then undo.
         ``find_again`` re-reads a target whose parent menu had to be opened first."""
         start = time.monotonic()
-        before = self.states(target.ref)
+        before = self.states(target.ref, target.locate)
         if before is None or "showing" not in before:
             return Proof(False, "gone", time.monotonic() - start)
         if target.kind in ("tab", "list item", "slide", "cell", "paragraph", "field") and \
@@ -121,12 +130,13 @@ class Prover:
             return Proof(False, "already in the state a click gives", time.monotonic() - start)
         x, y = point or target.centre()
         self.xin.click(x, y)
-        now = wait_for(lambda: (s := self.states(target.ref)) is not None and reacted(target.kind, before, s) and s,
+        now = wait_for(lambda: (s := self.states(target.ref, target.locate)) is not None
+                       and reacted(target.kind, before, s) and s,
                        REACT_SECONDS)
         if not now:
             self.close_popups(presses=2)
             return Proof(False, "no reaction", time.monotonic() - start)
-        return Proof(True, restored=self.undo(target, before), seconds=time.monotonic() - start)
+        return Proof(True, restored=self.undo(target, before), before=before, seconds=time.monotonic() - start)
 
     def undo(self, target: Target, before: frozenset[str]) -> bool:
         """Put the element back as it was before the proof's click."""

@@ -118,7 +118,10 @@ def collect(nodes: list[tree.Node], screen: tuple[int, int], rng: random.Random,
         picked.append((node, kind, name, fixed_rect(node, offsets.get(node.index), screen, nodes) or (0, 0, -1, -1),
                        where))
     for node, kind, name in extra or []:
-        picked.append((node, kind, name, fixed_rect(node, offsets.get(node.index), screen, nodes) or (0, 0, -1, -1), ""))
+        # An app's extra node (a cell asked by position) is not in the walk: its parent's offset is its own.
+        offset = offsets.get(node.index) if node.index < len(nodes) else \
+            offsets.get(node.parent) if node.parent is not None else None
+        picked.append((node, kind, name, fixed_rect(node, offset, screen, nodes) or (0, 0, -1, -1), ""))
     names = Counter((kind, name.casefold()) for _node, kind, name, rect, _w in picked if name and _big_enough(rect))
     for node, kind, name, rect, where in picked:
         if not name:
@@ -139,7 +142,7 @@ def collect(nodes: list[tree.Node], screen: tuple[int, int], rng: random.Random,
         else:
             instruction = text.instruction(kind, name, rng, checked=checked, where=where)
         found.targets.append(Target(ref=node.ref, kind=kind, role=node.role, name=name, rect=rect,
-                                    instruction=instruction, states=node.states,
+                                    instruction=instruction, states=node.states, locate=node.locate,
                                     prepare=[where] if kind == "submenu" else []))
     return found
 

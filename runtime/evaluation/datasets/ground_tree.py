@@ -10,6 +10,7 @@ the same batched AT-SPI calls ``a11y`` sends (one round trip per tree level).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,8 @@ class Node:
     """The box cut to its ancestors' boxes and the screen, None when nothing of it is left."""
     children: list[Ref] = field(default_factory=list)
     index: int = 0
+    locate: Callable[[], Ref | None] | None = None
+    """Finds the object again (a spreadsheet cell's object is made afresh each time it is asked for)."""
 
     def centre(self) -> tuple[int, int]:
         x0, y0, x1, y1 = self.rect()
@@ -131,6 +134,8 @@ def read_window(bus: Any, screen: tuple[int, int], window: Ref | None = None, ma
             nxt = []
             for ref in level:
                 d = described[ref]
+                if _hides_children(d):
+                    continue
                 nxt += [c for c in d[4][:max_children] if c not in described]
             nxt = nxt[: max_nodes - len(described)]
             got_level = _describe(conn, nxt, timeout) if nxt else []
@@ -161,6 +166,15 @@ def read_window(bus: Any, screen: tuple[int, int], window: Ref | None = None, ma
     return out
 
 
+def _hides_children(d: Any) -> bool:
+    """Children not worth asking about: a closed menu's items, anything in a box of no size
+    (LibreOffice's own unused menu bar holds every menu item of the app: hundreds of questions)."""
+    role, _name, states, ext = d[0], d[1], d[2], d[3]
+    if role == "menu" and not {"selected", "expanded"} & set(states):
+        return True
+    return len(ext) >= 4 and (ext[2] == 0 or ext[3] == 0)
+
+
 def states(bus: Any, ref: Ref) -> frozenset[str] | None:
     """The object's states now (None when it is gone)."""
     with _connect(bus) as conn:
@@ -179,10 +193,11 @@ def text(bus: Any, ref: Ref, limit: int = 400) -> str:
     """The object's text (AT-SPI Text interface), at most ``limit`` characters."""
     with _connect(bus) as conn:
         try:
-            reply = a11y._call(conn, ref[0], ref[1], "org.a11y.atspi.Text", "GetText", "ii", (0, limit))
+            # To the end (-1): LibreOffice answers "" for an end past the text.
+            reply = a11y._call(conn, ref[0], ref[1], "org.a11y.atspi.Text", "GetText", "ii", (0, -1))
         except RuntimeError:
             return ""
-    return str(reply[0])
+    return str(reply[0])[:limit]
 
 
 def cell_at(bus: Any, table: Ref, row: int, column: int) -> Ref | None:
