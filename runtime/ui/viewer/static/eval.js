@@ -7,7 +7,7 @@
   "use strict";
   var app = document.getElementById("app");
   var crumbs = document.getElementById("crumbs");
-  var last = { run: null, detail: null };
+  var last = { run: null, detail: null, filters: {} };
   // Rates (fractions) among the metrics, shown as percentages; every other number as it is.
   var RATES = ["accuracy", "exact", "exact_match", "precision", "recall", "f1", "type_accuracy", "partial_match",
     "complete_match", "family", "kind", "attributes", "position", "text", "score"];
@@ -95,6 +95,7 @@
     last.run = runId; last.detail = d;
     crumbs.innerHTML = '› <a href="#/eval/' + enc(runId) + '">' + esc(runId) + "</a>";
     var f = { dataset: query.dataset || "", status: query.status || "", text: query.text || "" };
+    last.filters = f;  // a sample page steps through the rows these filters show
     var filters = document.getElementById("eval-filters");
     if (!filters || filters.dataset.run !== runId) {
       app.innerHTML = '<h2 id="eval-title">' + esc(runId) + ' <span class="muted">deskact eval</span></h2>' +
@@ -313,11 +314,27 @@
       "</div></div>";
   }
 
+  // The samples before and after this one among the rows the eval page's filters show
+  // (← and → step through them, as the links do).
+  function neighbours(s) {
+    var rows = last.run === s.run_id && last.detail ? last.detail.rows.filter(function (r) {
+      return matches(r, last.filters || {});
+    }) : [];
+    var i = rows.findIndex(function (r) { return r.dataset === s.dataset && r.id === s.sample.id; });
+    var href = function (r) { return r ? "#/eval/" + enc(s.run_id) + "/" + enc(r.dataset) + "/" + enc(r.id) : null; };
+    return i < 0 ? { prev: null, next: null, at: "" } :
+      { prev: href(rows[i - 1]), next: href(rows[i + 1]), at: (i + 1) + " of " + rows.length };
+  }
+
   function drawSample(s) {
     crumbs.innerHTML = '› <a href="#/eval/' + enc(s.run_id) + '">' + esc(s.run_id) + "</a> › " + esc(s.dataset) + " › " + esc(s.sample.id);
     var row = s.row || {};
     var y = window.scrollY;
-    app.innerHTML = '<h2 id="eval-sample-title">' + badge(s.status) + " " + esc(s.sample.id) + ' <span class="muted">' +
+    var near = neighbours(s);
+    var nav = near.at ? '<p class="eval-nav" id="eval-nav">' + (near.prev ? '<a id="eval-prev" href="' + esc(near.prev) +
+      '">← previous</a>' : '<span class="muted">← previous</span>') + ' <span class="muted">' + esc(near.at) + "</span> " +
+      (near.next ? '<a id="eval-next" href="' + esc(near.next) + '">next →</a>' : '<span class="muted">next →</span>') + "</p>" : "";
+    app.innerHTML = nav + '<h2 id="eval-sample-title">' + badge(s.status) + " " + esc(s.sample.id) + ' <span class="muted">' +
       esc(s.dataset) + " · " + esc(s.kind) + " · " + esc(s.sample.platform || "") + (s.sample.app ? " · " + esc(s.sample.app) : "") +
       (s.sample.source ? " · " + esc(s.sample.source) : "") + "</span></h2>" + sampleBody(s) +
       (row.error ? '<pre class="error">' + esc(row.error) + "</pre>" : "") +
@@ -365,6 +382,12 @@
     });
   }
 
+  document.addEventListener("keydown", function (ev) {
+    if (ev.target.closest && ev.target.closest("input, select, textarea") || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    var link = document.getElementById(ev.key === "ArrowLeft" ? "eval-prev" : ev.key === "ArrowRight" ? "eval-next" : "");
+    if (link) location.hash = link.getAttribute("href");
+  });
+
   // viewer.js calls this for #/eval/... and #/evalcompare/... routes; `still()` says the page is
   // still the one asked for.
   window.deskactEval = {
@@ -377,8 +400,11 @@
         return getJSON("/api/evals/" + enc(parts[1])).then(function (d) { if (still()) drawRun(parts[1], d, query); });
       }
       if (parts.length === 4) {
-        return getJSON("/api/evals/" + enc(parts[1]) + "/samples/" + enc(parts[2]) + "/" + enc(parts[3]))
-          .then(function (s) { if (still()) drawSample(s); });
+        // The folder's rows too (once per folder), for the previous/next links.
+        var rows = last.run === parts[1] && last.detail ? Promise.resolve(last.detail) :
+          getJSON("/api/evals/" + enc(parts[1])).then(function (d) { last.run = parts[1]; last.detail = d; return d; });
+        return Promise.all([getJSON("/api/evals/" + enc(parts[1]) + "/samples/" + enc(parts[2]) + "/" + enc(parts[3])), rows])
+          .then(function (got) { if (still()) drawSample(got[0]); });
       }
       return Promise.reject(new Error("unknown page " + location.hash));
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -116,6 +117,7 @@ def test_only_files_a_sample_names_are_served(server: ViewerServer, evals: Path)
 @pytest.mark.slow
 def test_eval_page_lists_datasets_and_filters(server: ViewerServer, chromium: Any) -> None:
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import Select
 
     d = chromium
@@ -129,9 +131,26 @@ def test_eval_page_lists_datasets_and_filters(server: ViewerServer, chromium: An
     Select(d.find_element(By.ID, "e-status")).select_by_value("right")
     # The centre of a 320x200 calc screen, web page and phone screen is inside none of the six boxes.
     _until("no right grounding", lambda: d.find_element(By.ID, "e-count").text == "0 of 33 samples")
-    Select(d.find_element(By.ID, "e-status")).select_by_value("")
-    d.find_element(By.CSS_SELECTOR, f'#eval-rows tr[data-id="{GROUND}"] a').click()
-    _until("the sample page", lambda: d.find_element(By.ID, "eval-sample-title"))
+    Select(d.find_element(By.ID, "e-status")).select_by_value("wrong")
+    _until("six wrong", lambda: d.find_element(By.ID, "e-count").text == "6 of 33 samples")
+    ids = [tr.get_attribute("data-id") for tr in d.find_elements(By.CSS_SELECTOR, "#eval-rows tbody tr")]
+    d.find_element(By.CSS_SELECTOR, f'#eval-rows tr[data-id="{ids[0]}"] a').click()
+    nav = lambda: " ".join(d.find_element(By.ID, "eval-nav").text.split())  # noqa: E731 - read again each time
+    _until("the sample page", lambda: nav() == "← previous 1 of 6 next →")
+    # The arrow keys step through the rows the filters showed.
+    d.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    _until("the second sample", lambda: d.current_url.endswith("/groundui/" + ids[1]))
+    _until("its place", lambda: nav() == "← previous 2 of 6 next →")
+    d.find_element(By.ID, "eval-prev").click()
+    _until("back to the first", lambda: d.current_url.endswith("/groundui/" + ids[0]))
+
+
+def _open(d: Any, url: str) -> None:
+    """Go to a sample's page and wait for it (the page before may have the same element ids)."""
+    d.get(url)
+    dataset, sample = (urllib.parse.unquote(p) for p in url.rsplit("/", 2)[1:])
+    title = lambda: d.find_element("id", "eval-sample-title").text  # noqa: E731 - read again each time
+    _until(f"the page of {dataset}/{sample}", lambda: sample in title() and f"{dataset} · " in title())
 
 
 def _marks(d: Any, figure: str) -> tuple[Any, list[Any]]:
@@ -144,7 +163,7 @@ def _marks(d: Any, figure: str) -> tuple[Any, list[Any]]:
 @pytest.mark.slow
 def test_grounding_sample_draws_the_box_and_the_point_over_the_image(server: ViewerServer, chromium: Any) -> None:
     d = chromium
-    d.get(f"{server.url}#/eval/centre/groundui/{GROUND}")
+    _open(d, f"{server.url}#/eval/centre/groundui/{GROUND}")
     svg, _ = _marks(d, "eval-image")
     assert d.execute_script("return arguments[0].getAttribute('viewBox')", svg) == "0 0 320 200"
     box = svg.find_element("css selector", "rect.em-box.em-gold")
@@ -164,32 +183,32 @@ def test_each_kind_shows_its_gold_and_prediction(server: ViewerServer, chromium:
     from selenium.webdriver.common.by import By
 
     d = chromium
-    d.get(f"{server.url}#/eval/reference/idm/a1001-0")
+    _open(d, f"{server.url}#/eval/reference/idm/a1001-0")
     _marks(d, "eval-before")
     assert d.find_element(By.ID, "eval-after").is_displayed()
     assert d.find_element(By.ID, "eval-gold").text == d.find_element(By.ID, "eval-predicted").text == "click(50.04, 85.12)"
     assert len(d.find_elements(By.CSS_SELECTOR, "#eval-before circle.em-ring, #eval-before circle.em-right")) == 2
 
-    d.get(f"{server.url}#/eval/centre/clips/1001:4")
+    _open(d, f"{server.url}#/eval/centre/clips/1001:4")
     rows = _until("the clip's actions", lambda: d.find_elements(By.CSS_SELECTOR, "#eval-actions tbody tr"))
     assert [r.find_elements(By.TAG_NAME, "td")[2].text for r in rows][:3] == [
         "click(50.04, 85.12)", 'type("milk, eggs")', "scroll(down)"]
     assert len(d.find_elements(By.CSS_SELECTOR, ".strip figure.eval-shot")) == 4  # 3 actions, 4 frames
 
-    d.get(f"{server.url}#/eval/centre/critic/1001:2")
+    _open(d, f"{server.url}#/eval/centre/critic/1001:2")
     _until("the trajectory", lambda: d.find_element(By.ID, "eval-step-1"))
     assert d.find_element(By.ID, "eval-gold").text == "failure"
     assert d.find_element(By.ID, "eval-predicted").text == "success"  # centre says success to every critic question
     assert d.find_element(By.ID, "eval-final").is_displayed()
 
-    d.get(f"{server.url}#/eval/reference/aitw/8104393217738405451-4")
+    _open(d, f"{server.url}#/eval/reference/aitw/8104393217738405451-4")
     svg, _ = _marks(d, "eval-image")
     assert len(svg.find_elements(By.CSS_SELECTOR, "rect.em-element")) == 1  # the search bar's box
     line = svg.find_element(By.CSS_SELECTOR, "line.em-gold")
     assert [line.get_attribute(a) for a in ("x1", "y1", "x2", "y2")] == ["90", "256", "93.6", "96"]
     assert len(d.find_elements(By.CSS_SELECTOR, "#eval-history li")) == 4
 
-    d.get(f"{server.url}#/eval/reference/screenagent/5f0c2a9e1b7d4c3a9e8f6d5c4b3a2910-2024-01-13_21-40-18-219712-1")
+    _open(d, f"{server.url}#/eval/reference/screenagent/5f0c2a9e1b7d4c3a9e8f6d5c4b3a2910-2024-01-13_21-40-18-219712-1")
     _until("the sub-task", lambda: "Add the missing parenthesis." in d.find_element(By.ID, "eval-subtask").text)
     assert d.find_element(By.ID, "eval-gold").text == "type(\")\")"
     assert [li.text for li in d.find_elements(By.CSS_SELECTOR, "#eval-history li")] == ["key(end)"]
@@ -262,7 +281,7 @@ def test_a_clips_actions_are_drawn_on_the_frame_before_them(tmp_path: Path, chro
              write=lambda _: None)
     with ViewerServer([tmp_path / "runs"]) as server:
         d = chromium
-        d.get(f"{server.url}#/eval/clip-eval/clips/c1")
+        _open(d, f"{server.url}#/eval/clip-eval/clips/c1")
         _marks(d, "eval-frame-0")
         count = "return document.querySelectorAll(arguments[0]).length"
         _until("the marks of frame 2", lambda: d.execute_script(count, "#eval-frame-1 svg circle.em-ring") == 1)
