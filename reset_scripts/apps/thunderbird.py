@@ -1,9 +1,10 @@
 """apps.thunderbird: Thunderbird on the task's display, in its world, on an offline profile with a
 "Local Folders" store of seeded mail.
 
-A fresh Thunderbird profile shows the account set-up hub, and its first start costs a second more
-(extensions registered, the startup cache written). So a template is made once per process on the
-host by a real start of Thunderbird on a private Xvfb, with ``SETTLED`` prefs in its ``prefs.js``:
+A fresh Thunderbird profile shows the account set-up hub, and its first start does more work
+(extensions registered, certificate, address book, calendar and key databases created). So a
+template is made once per process on the host by a real start of Thunderbird on a private Xvfb,
+quit with Ctrl+Q, with ``SETTLED`` prefs in its ``prefs.js``:
 one Local Folders account (no network account: the 3-pane window opens, not the set-up hub), no
 first-run pages, default-client check, update checks, telemetry or global search indexing. Each
 task's profile is that template copied to ``~/.thunderbird/deskact.default-release`` (the place
@@ -47,8 +48,9 @@ LOCAL_FOLDERS = "Mail/Local Folders"
 FOLDER_URI = "mailbox://nobody@Local%20Folders"
 """The Local Folders account's root folder URI (server1's user name is ``nobody``)."""
 
-WINDOW = "Mozilla Thunderbird"
-"""The end of the 3-pane window's title."""
+WINDOW = "{folder} - Local Folders - Mozilla Thunderbird"
+"""The 3-pane window's title once it shows a folder of Local Folders (it is first titled ``Home -
+Mozilla Thunderbird``, without its folder pane, for a moment)."""
 
 SETTLED: dict[str, Any] = {
     "mail.account.account1.server": "server1",
@@ -82,8 +84,8 @@ SETTLED: dict[str, Any] = {
 """What a settled offline profile sets (written in the template's prefs.js, not a user.js: a
 user.js would put its values back at every start, over what the agent changed)."""
 
-TEMPLATE_WAIT_S = 40.0
-"""The longest the template's start is given to write its startup cache."""
+TEMPLATE_WAIT_S = 60.0
+"""The longest the template's first start is given to show its window."""
 
 DEFAULT_DATE = "Mon, 02 Nov 2026 09:00:00 +0000"
 
@@ -160,15 +162,17 @@ def _folder_tree(folders: list[str]) -> str:
 
 @lru_cache(maxsize=1)
 def profile_template() -> Path:
-    """A Thunderbird profile started once per process (on a private Xvfb, so that the window's
-    startup cache is written too) with ``SETTLED`` prefs; its mail store emptied afterwards."""
+    """A Thunderbird profile started once per process (on a private Xvfb: what its window's first
+    start writes is made too) with ``SETTLED`` prefs; its mail store and folder caches emptied
+    afterwards, so that each task's folders are read afresh."""
     home = Path(tempfile.mkdtemp(prefix="deskact-thunderbird-template-"))
     profile = home / PROFILE
     (profile / LOCAL_FOLDERS).mkdir(parents=True)
     (profile / "prefs.js").write_text("".join(pref_line(k, v) for k, v in SETTLED.items()))
     (profile / LOCAL_FOLDERS / "Inbox").write_bytes(b"")
     _first_start(home, profile)
-    for leftover in ("lock", ".parentlock", "sessionCheckpoints.json", "session.json", "sessionstore-backups"):
+    for leftover in ("lock", ".parentlock", "sessionCheckpoints.json", "session.json", "folderTree.json",
+                     "folderCache.json"):
         target = profile / leftover
         if target.is_dir() and not target.is_symlink():
             shutil.rmtree(target, ignore_errors=True)
@@ -184,10 +188,11 @@ def profile_template() -> Path:
 
 
 def _first_start(home: Path, profile: Path) -> None:
-    """Thunderbird started on the profile until its startup cache is written, then stopped
-    (SIGTERM: it shuts down and writes what it holds). Best effort: a cold profile otherwise."""
-    xvfb, tb = shutil.which("Xvfb"), shutil.which("thunderbird")
-    if xvfb is None or tb is None:
+    """Thunderbird started on the profile until its window is up, then quit as a person quits it
+    (Ctrl+Q: a shutdown that writes its startup cache, which SIGTERM's does not). Best effort: a
+    colder profile otherwise."""
+    xvfb, tb, xdotool = shutil.which("Xvfb"), shutil.which("thunderbird"), shutil.which("xdotool")
+    if xvfb is None or tb is None or xdotool is None:
         return
     read_fd, write_fd = os.pipe()
     server = subprocess.Popen([xvfb, "-displayfd", str(write_fd), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
@@ -203,21 +208,28 @@ def _first_start(home: Path, profile: Path) -> None:
         env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "DISPLAY": f":{number}"}
         app = subprocess.Popen([tb, "--profile", str(profile)], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
-        cache = profile / "startupCache"
+
+        def xdo(*args: str) -> str:
+            done = subprocess.run([xdotool, *args], env=env, stdin=subprocess.DEVNULL, capture_output=True,
+                                  text=True, timeout=10, check=False)
+            return done.stdout.strip()
+
         deadline = time.monotonic() + TEMPLATE_WAIT_S
-        while time.monotonic() < deadline and app.poll() is None:
-            if cache.is_dir() and any(p.name.startswith("startupCache") for p in cache.iterdir()):
-                break
+        window = ""
+        while time.monotonic() < deadline and app.poll() is None and not window:
+            window = xdo("search", "--name", "Local Folders - Mozilla Thunderbird").split("\n")[0]
             time.sleep(0.2)
-        time.sleep(1.0)  # what it writes with the cache (extensions.json, xulstore) lands too
+        if window:
+            time.sleep(3.0)  # its first idle tasks (extensions, calendars) settle
+            xdo("windowfocus", "--sync", window)
+            xdo("key", "ctrl+q")
+            app.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        pass
     finally:
         if app is not None and app.poll() is None:
-            app.send_signal(signal.SIGTERM)
-            try:
-                app.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(app.pid, signal.SIGKILL)
-                app.wait()
+            os.killpg(app.pid, signal.SIGKILL)
+            app.wait()
         server.terminate()
         server.wait(timeout=10)
 
@@ -273,8 +285,9 @@ def apps_thunderbird(ctx: StepContext, folders: dict[str, list[MailMessage]] | N
     if selected not in folders:
         raise StepFailed(f"apps.thunderbird: selected folder {selected!r} is not one of the seeded {sorted(folders)}")
     profile = seed_profile(ctx, folders, prefs or {}, selected)
-    launch(ctx, ["thunderbird", "--profile", str(profile)], WINDOW, timeout, "apps.thunderbird")
-    found = _x11.find_window(ctx.display, WINDOW)
+    window = WINDOW.format(folder=[p for p in selected.split("/") if p][-1])
+    launch(ctx, ["thunderbird", "--profile", str(profile)], window, timeout, "apps.thunderbird")
+    found = _x11.find_window(ctx.display, window)
     if found is not None:
         maximize(ctx.display, found.id)
         wait_drawn(ctx.display, found.id, SETTLE_TIMEOUT_S, quiet=1.0)
