@@ -15,6 +15,14 @@ FIXTURE = Path(__file__).resolve().parents[3] / "fixtures" / "evaluation" / "ait
 SHARD = FIXTURE / "episodes.tfrecord.gz"
 
 
+@pytest.fixture(autouse=True)
+def _scratch_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shards read in place are decoded into a temporary folder: this test's, not /tmp's."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 def test_crc32c_check_value() -> None:
     assert crc32c(b"123456789") == 0xE3069283  # the CRC-32C catalogue's check value
 

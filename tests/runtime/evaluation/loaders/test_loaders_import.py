@@ -22,6 +22,14 @@ SOURCES = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _scratch_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Shards read in place are decoded into a temporary folder: this test's, not /tmp's."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+
+
 @pytest.mark.parametrize("fmt", sorted(SOURCES))
 def test_import_writes_a_dataset_folder_that_loads_the_same(fmt: str, tmp_path: Path) -> None:
     src = SOURCES[fmt]

@@ -292,8 +292,11 @@ def test_a_clips_actions_are_drawn_on_the_frame_before_them(tmp_path: Path, chro
         assert d.execute_script(count, "#eval-frame-1 svg circle.em-right") == 1  # the oracle's own answer
 
 
-def test_an_eval_of_published_files_read_in_place(tmp_path: Path) -> None:
+def test_an_eval_of_published_files_read_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """deskact eval reads published files in place (eval.json names their folder): the viewer finds them again."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # the shard's screenshots go here, not in /tmp
     sources = [FIXTURES / "groundui" / "metadata_1k.jsonl", FIXTURES / "screenagent" / "test",
                FIXTURES / "aitw" / "episodes.tfrecord.gz"]
     run_eval(EvalOptions(datasets=[str(p) for p in sources], model="reference", out=tmp_path / "runs" / "in-place"),
