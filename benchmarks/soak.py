@@ -306,6 +306,9 @@ def main() -> None:
                 before_types = type_counts() if args.diagnose else Counter()
                 snapshot = tracemalloc.take_snapshot() if args.trace else None
                 print(notes[-1], file=sys.stderr, flush=True)
+                for r in results:
+                    if r.status == "error" and not r.task_id.startswith("soak-"):
+                        print(f"  error {r.task_id}: {' '.join((r.error or '').split())[:200]}", file=sys.stderr)
         same = all(s == statuses[0] for s in statuses)
         print(f"\nsame status for every task in every round: {same}")
         for task_id, status in sorted(statuses[-1].items()):
