@@ -18,7 +18,7 @@ import hashlib
 import random
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -146,7 +146,7 @@ class AppRun:
         self.dropped: Counter[str] = Counter()
         self.kinds: Counter[str] = Counter()
         self.not_restored = 0
-        self.phases: Counter[str] = Counter()
+        self.phases: defaultdict[str, float] = defaultdict(float)
         self.menu_cache: dict[tuple[str, ...], list[Target]] = {}
 
     def run(self) -> None:
@@ -174,7 +174,7 @@ class AppRun:
         self.report.skipped = dict(self.skipped.most_common())
         self.report.kinds = dict(self.kinds.most_common())
         self.report.not_restored = self.not_restored
-        self.report.phases = {k: round(v, 1) for k, v in self.phases.most_common()}
+        self.report.phases = {k: round(v, 1) for k, v in sorted(self.phases.items(), key=lambda kv: -kv[1])}
         self.report.seconds = round(time.monotonic() - start, 1)
 
     # -- one scene ----------------------------------------------------------------------------

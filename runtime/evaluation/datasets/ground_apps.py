@@ -9,6 +9,7 @@ drawn from a seeded generator: each scene shows different text, cells and slides
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -129,7 +130,7 @@ def calc_extras(bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, 
     refs = tree.cells(bus, table.ref, positions)
     pairs = [(pos, ref) for pos, ref in zip(positions, refs, strict=True) if ref is not None]
     described = tree.describe(bus, [ref for _pos, ref in pairs])
-    out = []
+    out: list[tuple[tree.Node, str, str]] = []
     for (pos, ref), d in zip(pairs, described, strict=True):
         if d is None or "showing" not in d[2]:
             continue
@@ -141,7 +142,7 @@ def calc_extras(bus: Any, nodes: list[tree.Node]) -> list[tuple[tree.Node, str, 
         cell = tree.Node(ref=ref, role=role, name=name, states=states, box=(x, y, w, h), depth=table.depth + 1,
                          parent=table.index, visible=tree._clip(table.visible, (x, y, x + w - 1, y + h - 1)),
                          index=len(nodes) + len(out),
-                         locate=lambda pos=pos: locate(pos))
+                         locate=functools.partial(locate, pos))
         out.append((cell, "cell", expected))
     return out
 

@@ -124,10 +124,10 @@ class Prover:
         start = time.monotonic()
         before = self.states(target.ref, target.locate)
         if before is None or "showing" not in before:
-            return Proof(False, "gone", time.monotonic() - start)
+            return Proof(False, "gone", seconds=time.monotonic() - start)
         if target.kind in ("tab", "list item", "slide", "cell", "paragraph", "field") and \
                 reacted(target.kind, frozenset(), before):
-            return Proof(False, "already in the state a click gives", time.monotonic() - start)
+            return Proof(False, "already in the state a click gives", seconds=time.monotonic() - start)
         x, y = point or target.centre()
         self.xin.click(x, y)
         now = wait_for(lambda: (s := self.states(target.ref, target.locate)) is not None
@@ -135,7 +135,7 @@ class Prover:
                        REACT_SECONDS)
         if not now:
             self.close_popups(presses=2)
-            return Proof(False, "no reaction", time.monotonic() - start)
+            return Proof(False, "no reaction", seconds=time.monotonic() - start)
         return Proof(True, restored=self.undo(target, before), before=before, seconds=time.monotonic() - start)
 
     def undo(self, target: Target, before: frozenset[str]) -> bool:

@@ -112,10 +112,11 @@ class Page:
     def __init__(self, env: Any) -> None:
         from ....toolkits.browser import session
 
-        self.tools = session.running(session.place(env.context()))
-        if self.tools is None:
+        tools = session.running(session.place(env.context()))
+        if tools is None:
             raise RuntimeError("the scene's Chromium does not answer on DevTools")
-        target = session.active_target(self.tools)
+        self.tools = tools
+        target = session.active_target(tools)
         if target is None:
             raise RuntimeError("the scene's Chromium has no tab")
         self.target = target["id"]
@@ -180,9 +181,9 @@ def prove(page: Page, xin: XInput, target: Target, point: tuple[int, int] | None
     focused = page.js(f"(document.activeElement && document.activeElement.getAttribute('{MARK}')) || null")
     page.js("document.activeElement && document.activeElement.blur && document.activeElement.blur(); true")
     if not click or not click.get("trusted"):
-        return Proof(False, "no reaction", time.monotonic() - start)
+        return Proof(False, "no reaction", seconds=time.monotonic() - start)
     if click.get("id") != str(info["id"]):
-        return Proof(False, "the click landed on another element", time.monotonic() - start)
+        return Proof(False, "the click landed on another element", seconds=time.monotonic() - start)
     if info["focusable"] and focused != str(info["id"]):
-        return Proof(False, "the element did not take the focus", time.monotonic() - start)
+        return Proof(False, "the element did not take the focus", seconds=time.monotonic() - start)
     return Proof(True, seconds=time.monotonic() - start)
