@@ -145,6 +145,9 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
         # (a window activated, a dialog answered) is no part of the demonstration.
         video = start_video(display.name, folder, obs.record_fps, obs.record_max_width, obs.max_height,
                             input_log=False)
+        log: Any = None
+        watcher: Watcher | None = None
+        finished = False
         try:
             env.reset()
             take = _taker(env)
@@ -185,7 +188,12 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
                 page.finished = {"message": outcome.message, "passed": outcome.passed, "written": outcome.written,
                                  "refused": outcome.refused, "code": code}
                 _linger(page)
+                finished = True
         finally:
+            if log is not None:
+                log.stop()  # idempotent: an error before Done leaves no thread reading the display
+            if watcher is not None:
+                watcher.close()
             if video is not None:
                 video.stop()
             problems = env.cleanup()
@@ -197,7 +205,7 @@ def record(config: Config, options: RecordOptions, announce: Callable[[str], Non
             writer = ResultsWriter(out / "results.jsonl")
             writer.write(result)
             writer.close()
-            manifest = manifest.model_copy(update={"status": "finished", "ended_at": now(),
+            manifest = manifest.model_copy(update={"status": "finished" if finished else "interrupted", "ended_at": now(),
                                                    "totals": {result.status: 1}})
             write_manifest(out, manifest)
     return outcome

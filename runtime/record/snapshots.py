@@ -154,6 +154,12 @@ class Watcher:
             last = frame
         self.snapshots.append(self.take())
 
+    def close(self) -> None:
+        """Stop watching, with no last snapshot (the recording ended by an error)."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(10)
+
     def before(self, t: float) -> Snapshot:
         """The last snapshot taken before monotonic time ``t``."""
         earlier = [s for s in self.snapshots if s.t < t]
