@@ -96,3 +96,15 @@ def test_truncate_cuts_before_the_last_effective_statement() -> None:
     # One effective statement: no partial success to make.
     assert truncate('!cd "$WORKSPACE" && zip -q a.zip *.log\nexit()\n') is None
     assert truncate("if x:\n  pass\n  (((\n") is None
+
+
+def test_the_command_writes_the_balanced_set(tmp_path: Path) -> None:
+    from deskact.runtime.ui.cli import app
+    from typer.testing import CliRunner
+
+    _runs(tmp_path / "runs")
+    result = CliRunner().invoke(app, ["datasets", "critic", str(tmp_path / "runs"), "--out", str(tmp_path / "set")],
+                                env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "kept 5 successes + 5 failures" in result.output
+    assert len(load_dataset(tmp_path / "set")) == 10
