@@ -41,9 +41,9 @@ def test_xdotool_input_becomes_the_actions_that_made_it(display: Display, tmp_pa
     _xdotool(display, "mousemove", "10", "10", "mousedown", "1", "mousemove", "50", "60",
              "mousemove", "200", "150", "mouseup", "1")
     _xdotool(display, "mousemove", "600", "500", "click", "3")
-    # Enter right after the text (one xdotool, so no process start between): part of it, as
+    # Enter right after the text (one xdotool: no process start between them): part of it, as
     # keyboard.type("ls\n") types it.
-    _xdotool(display, "type", "--delay", "20", "ls", "key", "Return")
+    _xdotool(display, "key", "--delay", "20", "l", "s", "Return")
     summary = logger.stop()
     after = time.monotonic()
     assert summary.error is None and summary.events == len(input_log.read_log(path).events)
