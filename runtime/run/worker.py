@@ -21,11 +21,13 @@ from ...toolkits.base import ServiceContext, ServiceHandle, Toolkit, any_needs_d
 from ..config import Config
 from ..world import reaper
 from ..world.base import PACKAGE_ROOT
+from .allocator import fix_malloc_thresholds
 
 
 class Worker:
     def __init__(self, config: Config, worker_id: int = 0,
                  on_display: Callable[[int, Any], None] | None = None) -> None:
+        fix_malloc_thresholds()  # what its tasks free goes back to the system (allocator.py says why)
         self.config = config
         self.worker_id = worker_id
         self.on_display = on_display
