@@ -79,7 +79,8 @@ def read_mbox(data: bytes) -> list[Message]:
     """The messages of an mbox (``From `` separator lines; bodies quote theirs as ``>From``), the
     expunged ones included."""
     starts = [m.start() for m in _SEPARATOR.finditer(data)]
-    return [Message(data[a:b]) for a, b in zip(starts, [*starts[1:], len(data)], strict=True)]
+    ends = [*starts[1:], len(data)] if starts else []
+    return [Message(data[a:b]) for a, b in zip(starts, ends, strict=True)]
 
 
 def folder_messages(ctx: StepContext, folder: str, profile: str | None) -> tuple[StepPath, list[Message] | None]:

@@ -63,6 +63,10 @@ def test_expunged_message_is_gone_and_subfolders(ctx: StepContext) -> None:
     v = run_judge("thunderbird.folder", {"folder": "Inbox", "count": 1}, ctx)
     assert not v.passed and "0 message(s), 1 wanted" in v.feedback
     assert not run_judge("thunderbird.folder", {"folder": "Work"}, ctx).passed  # a .sbd alone is no mbox
+    (_store(ctx) / "Inbox.sbd").mkdir()
+    (_store(ctx) / "Inbox.sbd" / "Clients").write_bytes(b"")  # a new folder: an empty mbox
+    assert run_judge("thunderbird.folder", {"folder": "Inbox/Clients", "count": 0}, ctx).passed
+    assert run_judge("thunderbird.message", {"folder": "Inbox/Clients", "subject": "Moved", "present": False}, ctx).passed
     assert run_judge("thunderbird.folder", {"folder": "Spam", "exists": False}, ctx).passed
     assert not run_judge("thunderbird.folder", {"folder": "Inbox", "exists": False}, ctx).passed
 
