@@ -263,6 +263,8 @@ def main() -> None:
     parser.add_argument("--trace", type=int, default=0, metavar="FRAMES",
                         help="tracemalloc with this many frames: each round's growth by traceback")
     parser.add_argument("--trim", action="store_true", help="malloc_trim(0) after every task")
+    parser.add_argument("--heap", action="store_true",
+                        help="after each round, on stderr: malloc's and Python's heaps, threads, fds (changes nothing)")
     args = parser.parse_args()
     if args.trace:
         tracemalloc.start(args.trace)
@@ -301,6 +303,8 @@ def main() -> None:
             print(f"| {round_} | {len(run.tasks) + len(run.invalid)} | {len(results)} | {counts['passed']} |"
                   f" {counts['failed']} | {counts['error']} | {named} of 10 | {took:.0f} | {rss // 1024} | {hwm // 1024} |",
                   flush=True)
+            if args.heap:
+                print(f"round {round_}: {heap_line()}", file=sys.stderr, flush=True)
             if args.diagnose or args.trace:
                 notes.append(f"round {round_}: " + "\n".join(diagnose(args, before_types, snapshot)))
                 before_types = type_counts() if args.diagnose else Counter()
