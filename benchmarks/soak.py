@@ -11,6 +11,13 @@ the peak, VmHWM).
     .venv/bin/python benchmarks/soak.py [--rounds 3] [--workers 2] [--judge-repeat 200] [--suites os ...|all]
 
 It first measures what running a judge in its own process costs (files.exists both ways).
+
+Where memory goes between rounds: ``--heap`` prints malloc's heap (in use, free; glibc's mallinfo2)
+and Python's (pymalloc blocks, gc objects), threads and fds after each round, changing nothing;
+``--diagnose`` adds, after a gc.collect, VmRSS before and after malloc_trim(0) (free heap pages
+returned: fragmentation, not a leak), every thread's stack, what holds the oldest emulator, worker,
+world... still alive, the object counts grown by type and the round's errors; ``--trace FRAMES``
+adds tracemalloc's growth by traceback; ``--trim`` calls malloc_trim(0) after every task.
 """
 
 from __future__ import annotations
