@@ -26,7 +26,7 @@ APT_PACKAGES=(
   libreoffice-calc libreoffice-writer libreoffice-impress
   libreoffice-gtk3 at-spi2-core
   chromium chromium-driver
-  gimp vlc
+  gimp vlc thunderbird
   fonts-dejavu-core
 )
 
