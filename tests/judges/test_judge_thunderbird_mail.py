@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from deskact.judges.thunderbird_mail import read_mbox
+from deskact.judges.thunderbird_mail import folder_file, read_mbox
 from deskact.reset_scripts.apps.thunderbird import MailMessage, mbox
 from deskact.runtime.tasks.steps import StepContext, run_judge
 
@@ -76,5 +76,4 @@ def test_needs_subject_or_from(ctx: StepContext) -> None:
     v = run_judge("thunderbird.message", {"folder": "Inbox"}, ctx)
     assert not v.passed and v.error
     with pytest.raises(ValueError, match="not a folder name"):
-        from deskact.judges.thunderbird_mail import folder_file
         folder_file("../x")
