@@ -29,6 +29,7 @@ from . import (  # noqa: F401  (registration)
     thunderbird_mail,
     users,
     vlc,
+    vlc_playing,
     windows,
     xlsx,
 )

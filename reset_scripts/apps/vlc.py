@@ -90,21 +90,36 @@ def seed_vlcrc(ctx: StepContext) -> StepPath:
     return target
 
 
+HTTP_PORT = 8080
+HTTP_PASSWORD = "deskact"
+"""VLC's web interface (``http: true``) on the world's loopback, as OSWorld starts VLC
+(``--extraintf http``): its ``/requests/status.xml`` is what the ``vlc.playing`` judge reads."""
+
+
 @reset_step("apps.vlc")
-def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, timeout: float = 30) -> None:
+def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, start_paused: bool = False,
+             http: bool = False, timeout: float = 30) -> None:
     """Start VLC (its Qt interface) with the media at ``path`` open, or none, and wait until its
     window is drawn, maximized as a person watches. ``paused`` (the default) plays the media to its
     end and pauses on its last frame, so the first observation is a still frame of it (a long file
-    plays on until then); otherwise VLC plays it and stops at the end. The agent's vlcrc
-    (``${HOME}/.config/vlc/vlcrc``) is seeded from a settled template unless one is there."""
+    plays on until then); otherwise VLC plays it and stops at the end. ``start_paused`` holds it
+    paused before its first frame instead (the window shows VLC's cone). ``http`` adds VLC's web
+    interface on the world's 127.0.0.1:8080 (password ``deskact``), which ``vlc.playing`` reads.
+    The agent's vlcrc (``${HOME}/.config/vlc/vlcrc``) is seeded from a settled template unless one
+    is there."""
     if not ctx.display:
         raise StepFailed(f"apps.vlc needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
     argv = ["vlc", "--no-qt-privacy-ask", "--no-video-title-show"]
+    if http:
+        argv += ["--extraintf", "http", "--http-host", "127.0.0.1", "--http-port", str(HTTP_PORT),
+                 "--http-password", HTTP_PASSWORD]
     if path is not None:
         media = ctx.path(path)
         if not media.is_file():
             raise StepFailed(f"apps.vlc: {media} does not exist")
-        if paused:
+        if start_paused:
+            argv.append("--start-paused")
+        elif paused:
             # --start-paused holds VLC before its first frame (the window shows the cone); playing
             # the short clip to its end and pausing there leaves a frame of it on screen, still.
             argv.append("--play-and-pause")
