@@ -4,7 +4,8 @@ OSWorld's ``get_vlc_playing_info`` getter reads it (state, file, fullscreen).
 VLC listens on the world's own loopback (``apps.vlc`` with ``http: true``), which the host cannot
 reach by address: the connection is made by a short-lived thread that joins the world's network
 namespace (``toolkits/browser/cdp.py``'s way), so nothing is exposed outside the world and nothing
-runs inside it for the judge. Whatever answers there is the agent's: the answer is read up to a
+runs inside it for the judge; the world is thawed for the question (judges run with it frozen).
+Whatever answers there is the agent's: the answer is read up to a
 size limit and parsed by expat with no entity expansion beyond its own guards.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import xml.etree.ElementTree as ET
+from contextlib import nullcontext
 from typing import Literal
 
 from ..reset_scripts.apps.vlc import HTTP_PASSWORD, HTTP_PORT
@@ -71,7 +73,10 @@ def vlc_playing(ctx: StepContext, state: Literal["playing", "paused", "stopped"]
     if state is None and file is None and fullscreen is None:
         raise ValueError("vlc.playing needs a state, a file or fullscreen")
     try:
-        info = PlayingInfo(fetch_status(ctx.world.pid if ctx.world is not None else None))
+        # Judges run with the world frozen; VLC answers only while it runs (browser.py's way).
+        with ctx.world.thawed() if ctx.world is not None else nullcontext():
+            status = fetch_status(ctx.world.pid if ctx.world is not None else None)
+        info = PlayingInfo(status)
     except OSError as exc:
         return Verdict.fail(f"VLC's status cannot be read (is VLC running with its web interface?): {exc}")
     except ET.ParseError as exc:

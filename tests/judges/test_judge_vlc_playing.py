@@ -11,6 +11,7 @@ import sys
 import time
 import types
 from collections.abc import Iterator
+from contextlib import nullcontext
 
 import pytest
 from deskact.judges.vlc_playing import PlayingInfo, fetch_status, vlc_playing
@@ -86,7 +87,7 @@ def test_judge_reaches_the_namespace_not_the_host(ctx: StepContext, vlc_like: tu
         fetch_status(pid, password="wrong")
     # The judge uses only the world's pid (its network namespace); called directly, as run_judge
     # would need a whole world to freeze.
-    ctx.world = types.SimpleNamespace(pid=pid)
+    ctx.world = types.SimpleNamespace(pid=pid, thawed=nullcontext)
     v = vlc_playing(ctx, state="playing", file="clip.mp4", fullscreen=False)
     assert v.passed, v.feedback
     with open(state, "w") as f:
@@ -103,7 +104,7 @@ def test_nothing_listening_fails(ctx: StepContext) -> None:
     proc = subprocess.Popen(["unshare", "--net", "sleep", "30"])
     try:
         time.sleep(0.3)
-        ctx.world = types.SimpleNamespace(pid=proc.pid)
+        ctx.world = types.SimpleNamespace(pid=proc.pid, thawed=nullcontext)
         v = vlc_playing(ctx, state="playing")
         assert not v.passed and "cannot be read" in v.feedback
     finally:
