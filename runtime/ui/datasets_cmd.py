@@ -26,8 +26,12 @@ def ground_cmd(
     from ..config import load_config
     from ..evaluation.datasets.ground import generate
 
-    report = generate(out, load_config(config), [a.strip() for a in apps.split(",") if a.strip()], per_app,
-                      workers=workers, seed=seed, log=lambda line: console.print(line, markup=False))
+    try:
+        report = generate(out, load_config(config), [a.strip() for a in apps.split(",") if a.strip()], per_app,
+                          workers=workers, seed=seed, log=lambda line: console.print(line, markup=False))
+    except ValueError as exc:  # an unknown app, named with the known ones
+        console.print(f"error: {exc}", markup=False)
+        raise typer.Exit(2) from None
     console.print(f"{report.proven} proven samples in {report.seconds:.0f} s -> {out / 'screen'} and {out / 'scaled'}")
     raise typer.Exit(0 if report.proven else 1)
 
