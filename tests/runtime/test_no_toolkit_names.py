@@ -16,6 +16,9 @@ from deskact.runtime.world.base import PACKAGE_ROOT
 
 RUNTIME = PACKAGE_ROOT / "runtime"
 TOOLKIT_NAMES = {"gui", "browser"}
+APP_DRIVERS = {"runtime/evaluation/datasets/ground_web.py"}
+"""Modules that drive one app on purpose and may import its toolkit: the grounding set's Chromium
+scenes read the page's elements over the browser toolkit's DevTools session."""
 
 
 def docstring_lines(tree: ast.AST) -> set[int]:
@@ -80,5 +83,6 @@ def test_no_toolkit_name_in_runtime_code() -> None:
         source = path.read_text(encoding="utf-8")
         where = path.relative_to(PACKAGE_ROOT)
         offenders += [f"{where}:{line}: {text}" for line, text in toolkit_literals(source)]
-        offenders += [f"{where}:{line}: import {module}" for line, module in toolkit_imports(source)]
+        if str(where) not in APP_DRIVERS:
+            offenders += [f"{where}:{line}: import {module}" for line, module in toolkit_imports(source)]
     assert not offenders, "the runtime names toolkits (declare the need on Toolkit instead):\n" + "\n".join(offenders)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ....toolkits.builtin import DESKTOP_TOOLKIT
 from . import ground_text as text
 from . import ground_tree as tree
 
@@ -34,7 +35,7 @@ class Scene:
     """A part of the main window's title (the scene is broken when another window is active)."""
     setup: list[tuple[str, str]] = field(default_factory=list)
     """(role, name) elements clicked in order after the reset, found by name in the tree."""
-    toolkits: list[str] = field(default_factory=lambda: ["gui"])
+    toolkits: list[str] = field(default_factory=lambda: [DESKTOP_TOOLKIT])
 
 
 Extras = Callable[[Any, list[tree.Node]], list[tuple[tree.Node, str, str]]]

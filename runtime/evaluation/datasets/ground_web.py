@@ -22,6 +22,7 @@ import random
 import time
 from typing import Any
 
+from ....toolkits.builtin import BROWSER_TOOLKIT, DESKTOP_TOOLKIT
 from . import ground_text as text
 from .ground_apps import Scene
 from .ground_input import XInput, wait_for
@@ -102,7 +103,7 @@ def web_scenes(rng: random.Random, count: int) -> list[Scene]:
         scenes.append(Scene(name=f"chromium-{site}-{i}", window="Chromium",
                             reset=[("site.serve", {"app": site}),
                                    ("browser.open", {"urls": [f"http://{site}.test{path}"], "timeout": 90})],
-                            toolkits=["gui", "browser", "web"]))
+                            toolkits=[DESKTOP_TOOLKIT, BROWSER_TOOLKIT, "web"]))
     return scenes
 
 
