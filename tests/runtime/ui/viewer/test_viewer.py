@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -17,6 +16,9 @@ from typing import Any
 import pytest
 from deskact.runtime.errors import DeskactError
 from deskact.runtime.ui.viewer import ViewerServer
+
+sys.path.insert(0, str(Path(__file__).parent))
+from page_wait import until
 
 DESKACT = Path(sys.executable).parent / "deskact"
 WAIT_S = 60.0  # the machine is shared: generous waits, never timing assertions
@@ -97,18 +99,7 @@ def browser(chromium: Any) -> Any:
 
 
 def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
-    """Poll ``check`` until it returns something truthy (the page redraws on its own schedule)."""
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = check()
-        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
-            last = exc
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return until(what, check, timeout)
 
 
 def _rows(d: Any) -> list[str]:

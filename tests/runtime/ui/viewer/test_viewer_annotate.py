@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -19,6 +18,9 @@ from typing import Any
 import pytest
 from deskact.runtime.evaluation.samples import GroundSample, IdmClip, IdmSample, load_dataset
 from deskact.runtime.ui.viewer import ViewerServer
+
+sys.path.insert(0, str(Path(__file__).parent))
+from page_wait import until
 
 pytestmark = [pytest.mark.display, pytest.mark.bwrap, pytest.mark.slow]
 
@@ -74,17 +76,7 @@ def server(recorded: Path) -> Iterator[ViewerServer]:
 
 
 def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = check()
-        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
-            last = exc
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return until(what, check, timeout)
 
 
 def test_a_box_on_a_screenshot_becomes_a_grounding_sample(server: ViewerServer, recorded: Path, chromium: Any) -> None:

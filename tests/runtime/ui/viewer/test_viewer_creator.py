@@ -5,6 +5,7 @@ judge that also passes for noop refused with the reason."""
 from __future__ import annotations
 
 import json
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -14,6 +15,9 @@ import pytest
 from deskact.runtime.tasks.task import load_tasks
 from deskact.runtime.ui.viewer import ViewerServer
 from deskact.runtime.ui.viewer.suggestions import FileState, WorldState, suggest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from page_wait import until
 
 WAIT_S = 240.0  # a validation runs three episodes in worlds on a shared machine: generous, never asserted
 
@@ -35,17 +39,7 @@ def server(suites: Path) -> Iterator[ViewerServer]:
 
 
 def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = check()
-        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
-            last = exc
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(0.3)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return until(what, check, timeout)
 
 
 def _fill_draft(d: Any, task_id: str) -> None:

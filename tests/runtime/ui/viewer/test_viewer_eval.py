@@ -7,7 +7,7 @@ imported by the loaders and scored by the eval runner with the oracle and the ce
 from __future__ import annotations
 
 import json
-import time
+import sys
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -20,6 +20,9 @@ from deskact.runtime.config import load_config
 from deskact.runtime.evaluation.eval_run import EvalOptions, run_eval
 from deskact.runtime.evaluation.loaders import import_dataset
 from deskact.runtime.ui.viewer import ViewerServer
+
+sys.path.insert(0, str(Path(__file__).parent))
+from page_wait import until
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "evaluation"
 SOURCES = {
@@ -57,17 +60,7 @@ def _get(server: ViewerServer, path: str) -> Any:
 
 
 def _until(what: str, check: Callable[[], Any], timeout: float = WAIT_S) -> Any:
-    deadline = time.monotonic() + timeout
-    last: Any = None
-    while time.monotonic() < deadline:
-        try:
-            last = check()
-        except Exception as exc:  # noqa: BLE001 - an element replaced mid-read: try again
-            last = exc
-        if last and not isinstance(last, Exception):
-            return last
-        time.sleep(0.2)
-    raise AssertionError(f"timed out waiting for {what} (last: {last!r})")
+    return until(what, check, timeout)
 
 
 # --- the API ---------------------------------------------------------------------------
