@@ -559,11 +559,26 @@ class Display:
             argv += ["--config-file", str(openbox_config())]
         proc = _spawn(argv, self._child_env())
         self._procs["wm"] = proc
-        conn = _x_connect(self.name)
+        conn = self._connect_past_reset()
         try:
             self._wait_until(f"window manager {self.window_manager!r} owns WM_S0", lambda: _wm_running(conn), proc)
         finally:
             conn.close()
+
+    def _connect_past_reset(self) -> Any:
+        """A connection that a server reset will not cut: the readiness probe's close leaves the
+        server without clients, and it resets; a connection accepted just then is closed by the
+        server ("Display connection closed by server", seen under load). A round trip proves it."""
+        deadline = time.monotonic() + self.start_timeout
+        while True:
+            try:
+                conn = _x_connect(self.name)
+                conn.get_input_focus()
+                return conn
+            except Exception:  # cut or refused during the reset: try again
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
 
     def _start_vnc(self) -> None:
         x11vnc = shutil.which("x11vnc")

@@ -152,7 +152,7 @@ def assert_world_gone(base_uid: int, pid_ns: str, cgroup_dirs: list[Path]) -> No
     """Nothing of a closed world is left: no process of its uid range, no PID namespace, no cgroup."""
     wait_until(lambda: not processes_of_uid_range(base_uid), 10,
                f"processes of the world's uids gone (left: {processes_of_uid_range(base_uid)})")
-    assert not pid_namespace_alive(pid_ns), f"the world's PID namespace {pid_ns} still has processes"
+    wait_until(lambda: not pid_namespace_alive(pid_ns), 10, f"the world's PID namespace {pid_ns} empty")
     left = [d for d in cgroup_dirs if d.exists()]
     assert not left, f"the world's cgroups outlived it: {left}"
 
