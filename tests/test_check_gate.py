@@ -23,7 +23,8 @@ def gate_expression() -> str:
 
 
 def ci_rest_expression() -> str:
-    (expr,) = re.findall(r'^bash scripts/test\.sh -m "([^"]+)"(?: --durations=\d+)?$', CI, re.MULTILINE)
+    (expr,) = re.findall(r'^bash scripts/test\.sh -m "([^"]+)"(?: -n \d+ --dist \w+)?(?: --durations=\d+)?$', CI,
+                         re.MULTILINE)
     return expr
 
 
