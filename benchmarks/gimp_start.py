@@ -12,15 +12,13 @@ and timed apart. Runs alternate, so both see the same machine load.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
+from collections.abc import Callable
 
+from app_resets import print_resets, time_resets
 from deskact.reset_scripts.apps import gimp
-from deskact.runtime.config import Config
-from deskact.runtime.run.task_env import TaskEnv
-from deskact.runtime.run.worker import Worker
 from deskact.runtime.tasks.suites import SUITES_DIR
-from deskact.runtime.tasks.task import load_tasks
+from deskact.runtime.tasks.task import Task, load_tasks
 
 TASK = "gimp-flip-horizontal"
 
@@ -34,26 +32,16 @@ def main() -> None:
     gimp.profile_template()
     template_s = time.monotonic() - started
     seed = gimp.seed_profile
-    worker = Worker(Config(), 0)
-    times: dict[str, list[float]] = {"cold": [], "warm": []}
-    try:
-        for _ in range(args.repeat):
-            for mode in times:
-                gimp.seed_profile = seed if mode == "warm" else (lambda ctx: None)  # type: ignore[assignment,return-value]
-                env = TaskEnv(task, worker)
-                try:
-                    started = time.monotonic()
-                    env.reset()
-                    times[mode].append(time.monotonic() - started)
-                finally:
-                    env.cleanup()
-    finally:
-        worker.close()
+
+    def mode(warm: bool) -> Callable[[], Task]:
+        def ready() -> Task:
+            gimp.seed_profile = seed if warm else (lambda ctx: None)  # type: ignore[assignment,return-value]
+            return task
+        return ready
+
+    times = time_resets({"cold": mode(False), "warm": mode(True)}, args.repeat)
     print(f"template made once per process: {template_s:.1f} s")
-    print("| profile | resets | p50 s | max s |")
-    print("|---|---:|---:|---:|")
-    for mode, values in times.items():
-        print(f"| {mode} | {len(values)} | {statistics.median(values):.1f} | {max(values):.1f} |")
+    print_resets(times, "profile")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,15 @@ the same machine load.
 from __future__ import annotations
 
 import argparse
-import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from app_resets import print_resets, time_resets
 from deskact.reset_scripts.apps import thunderbird
-from deskact.runtime.config import Config
-from deskact.runtime.run.task_env import TaskEnv
-from deskact.runtime.run.worker import Worker
 from deskact.runtime.tasks.suites import SUITES_DIR
-from deskact.runtime.tasks.task import load_tasks
+from deskact.runtime.tasks.task import Task, load_tasks
 
 TASK = "thunderbird-flag-report"
 
@@ -47,27 +45,16 @@ def main() -> None:
     warm = thunderbird.profile_template()
     template_s = time.monotonic() - started
     bare = bare_profile()
-    worker = Worker(Config(), 0)
-    times: dict[str, list[float]] = {"cold": [], "warm": []}
-    try:
-        for _ in range(args.repeat):
-            for mode in times:
-                chosen = warm if mode == "warm" else bare
-                thunderbird.profile_template = lambda chosen=chosen: chosen  # type: ignore[misc]
-                env = TaskEnv(task, worker)
-                try:
-                    started = time.monotonic()
-                    env.reset()
-                    times[mode].append(time.monotonic() - started)
-                finally:
-                    env.cleanup()
-    finally:
-        worker.close()
+
+    def mode(chosen: Path) -> Callable[[], Task]:
+        def ready() -> Task:
+            thunderbird.profile_template = lambda: chosen  # type: ignore[misc]
+            return task
+        return ready
+
+    times = time_resets({"cold": mode(bare), "warm": mode(warm)}, args.repeat)
     print(f"template made once per process: {template_s:.1f} s")
-    print("| profile | resets | p50 s | max s |")
-    print("|---|---:|---:|---:|")
-    for mode, values in times.items():
-        print(f"| {mode} | {len(values)} | {statistics.median(values):.1f} | {max(values):.1f} |")
+    print_resets(times, "profile")
 
 
 if __name__ == "__main__":

@@ -12,13 +12,10 @@ the same machine load.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
+from app_resets import print_resets, time_resets
 from deskact.reset_scripts.apps import vlc
-from deskact.runtime.config import Config
-from deskact.runtime.run.task_env import TaskEnv
-from deskact.runtime.run.worker import Worker
 from deskact.runtime.tasks.suites import SUITES_DIR
 from deskact.runtime.tasks.task import load_tasks
 
@@ -33,25 +30,10 @@ def main() -> None:
     started = time.monotonic()
     vlc.vlcrc_template()
     template_s = time.monotonic() - started
-    worker = Worker(Config(), 0)
-    times: dict[str, list[float]] = {mode: [] for mode in TASKS}
-    try:
-        for _ in range(args.repeat):
-            for mode, task_id in TASKS.items():
-                env = TaskEnv(tasks[task_id], worker)
-                try:
-                    started = time.monotonic()
-                    env.reset()
-                    times[mode].append(time.monotonic() - started)
-                finally:
-                    env.cleanup()
-    finally:
-        worker.close()
+    times = time_resets({mode: (lambda task_id=task_id: tasks[task_id]) for mode, task_id in TASKS.items()},
+                        args.repeat)
     print(f"vlcrc template made once per process: {template_s:.1f} s")
-    print("| reset | resets | p50 s | max s |")
-    print("|---|---:|---:|---:|")
-    for mode, values in times.items():
-        print(f"| {mode} | {len(values)} | {statistics.median(values):.1f} | {max(values):.1f} |")
+    print_resets(times, "reset")
 
 
 if __name__ == "__main__":
