@@ -35,7 +35,7 @@ from .evals import eval_detail, eval_file, eval_sample, is_eval_run
 from .runs import RunRef, find_runs, run_detail, run_summary, signature, task_page
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = frozenset(("viewer.js", "viewer.css", "tools.css", "forms.js", "annotate.js", "creator.js", "eval.js",
+STATIC_FILES = frozenset(("common.js", "viewer.js", "viewer.css", "tools.css", "forms.js", "annotate.js", "creator.js", "eval.js",
                           "eval.css"))
 PAGES = {"annotate": "annotate.html", "create": "creator.html"}
 MAX_POST = 4 * 1024 * 1024

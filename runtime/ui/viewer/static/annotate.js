@@ -5,7 +5,7 @@
 // (or video's) own pixels, whatever size the page shows it at.
 (function () {
   "use strict";
-  var esc = DeskactForms.esc;
+  var esc = DeskactPage.esc;
   var app = document.getElementById("app");
   var crumbs = document.getElementById("crumbs");
   var q = new URLSearchParams(location.search);
@@ -13,10 +13,7 @@
   var KINDS = ["click", "double_click", "right_click", "type", "key", "hotkey", "scroll", "drag", "move", "wait", "done", "fail"];
 
   function fileURL(rel) { return "/files/" + encodeURIComponent(run) + "/" + rel.split("/").map(encodeURIComponent).join("/"); }
-  function post(url, body) {
-    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-      .then(function (r) { return r.json().then(function (b) { if (!r.ok) throw new Error(b.error || r.statusText); return b; }); });
-  }
+  var post = DeskactPage.post;
   function datasetsList() {
     return fetch("/api/annotate/datasets").then(function (r) { return r.json(); }).then(function (d) {
       var el = document.getElementById("datasets");

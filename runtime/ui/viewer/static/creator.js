@@ -5,20 +5,12 @@
 //   saved to SUITE/<id>.yaml only when the reference passes and noop and explore fail.
 (function () {
   "use strict";
-  var F = DeskactForms, esc = F.esc;
+  var F = DeskactForms, esc = DeskactPage.esc;
   var app = document.getElementById("app");
   var catalog = null, byName = {};
   var POLL_MS = 700;
 
-  function post(url, body) {
-    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
-      .then(function (r) { return r.json().then(function (b) { if (!r.ok) throw new Error(b.error || r.statusText); return b; }); });
-  }
-  function getJSON(url) {
-    return fetch(url, { cache: "no-store" }).then(function (r) {
-      return r.json().then(function (b) { if (!r.ok) throw new Error(b.error || r.statusText); return b; });
-    });
-  }
+  var post = DeskactPage.post, getJSON = DeskactPage.getJSON;
   function $(id) { return document.getElementById(id); }
   function options(kind) {
     return catalog.steps.filter(function (s) { return s.kind === kind; }).map(function (s) {

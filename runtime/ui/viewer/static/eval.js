@@ -12,20 +12,7 @@
   var RATES = ["accuracy", "exact", "exact_match", "precision", "recall", "f1", "type_accuracy", "partial_match",
     "complete_match", "family", "kind", "attributes", "position", "text", "score"];
 
-  function esc(s) {
-    return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
-  function enc(s) { return encodeURIComponent(s); }
-  function getJSON(url) {
-    return fetch(url, { cache: "no-store" }).then(function (r) {
-      return r.json().then(function (body) {
-        if (!r.ok) throw new Error(body.error || r.statusText);
-        return body;
-      });
-    });
-  }
+  var esc = DeskactPage.esc, enc = DeskactPage.enc, getJSON = DeskactPage.getJSON;
   function badge(s) { return '<span class="status ' + esc(s) + '">' + esc(s) + "</span>"; }
   function num(v) { return typeof v === "number" ? String(Math.round(v * 100) / 100) : esc(v); }
   function metric(key, v) {

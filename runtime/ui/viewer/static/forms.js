@@ -7,11 +7,7 @@
   "use strict";
   var LONG = ["content", "code", "text", "equals", "contains", "sql", "query", "cmd", "body", "regex"];
 
-  function esc(s) {
-    return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
+  var esc = DeskactPage.esc;
 
   // What input a property gets: {type: string|number|integer|boolean|enum|json, options, nullable}.
   function kindOf(ps) {
@@ -94,5 +90,5 @@
     return out;
   }
 
-  window.DeskactForms = { build: build, read: read, esc: esc };
+  window.DeskactForms = { build: build, read: read };
 })();

@@ -12,20 +12,7 @@
   var POLL_MS = 1000;
   var shown = { key: null, sigs: null, data: null };  // what is on screen, to redraw only on change
 
-  function esc(s) {
-    return String(s === null || s === undefined ? "" : s).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
-  function enc(s) { return encodeURIComponent(s); }
-  function getJSON(url) {
-    return fetch(url, { cache: "no-store" }).then(function (r) {
-      return r.json().then(function (body) {
-        if (!r.ok) throw new Error(body.error || r.statusText);
-        return body;
-      });
-    });
-  }
+  var esc = DeskactPage.esc, enc = DeskactPage.enc, getJSON = DeskactPage.getJSON;
   function statusBadge(s) { return '<span class="status ' + esc(s) + '">' + esc(s) + "</span>"; }
   function secs(x) { return (x || 0).toFixed(1) + " s"; }
 
