@@ -12,17 +12,9 @@ from deskact.runtime.config import load_config
 from deskact.runtime.evaluation.eval_run import EvalOptions, run_eval
 from deskact.runtime.evaluation.loaders import import_dataset
 
-FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "evaluation"
-SOURCES = {
-    "groundui": FIXTURES / "groundui" / "metadata_1k.jsonl",
-    "agentstudio-idm": FIXTURES / "agentstudio" / "metadata_idm.jsonl",
-    "agentstudio-idm-multiple": FIXTURES / "agentstudio" / "metadata_idmn2n.jsonl",
-    "agentstudio-critic": FIXTURES / "agentstudio" / "metadata_success_detection.jsonl",
-    "aitw": FIXTURES / "aitw" / "episodes.jsonl",
-    "aitw-tfrecord": FIXTURES / "aitw" / "episodes.tfrecord.gz",
-    "screenagent": FIXTURES / "screenagent" / "test",
-    "screenagent-critic": FIXTURES / "screenagent" / "test",
-}
+sys.path.insert(0, str(Path(__file__).parent))
+from published import SOURCES
+
 DESKACT = Path(sys.executable).parent / "deskact"
 
 

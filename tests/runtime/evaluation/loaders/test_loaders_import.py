@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
 from deskact.runtime.evaluation.loaders import FORMATS, detect, import_dataset, load_any
 from deskact.runtime.evaluation.samples import DatasetError, load_dataset
 
-FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "evaluation"
-SOURCES = {
-    "groundui": FIXTURES / "groundui" / "metadata_1k.jsonl",
-    "agentstudio-idm": FIXTURES / "agentstudio" / "metadata_idm.jsonl",
-    "agentstudio-idm-multiple": FIXTURES / "agentstudio" / "metadata_idmn2n.jsonl",
-    "agentstudio-critic": FIXTURES / "agentstudio" / "metadata_success_detection.jsonl",
-    "aitw": FIXTURES / "aitw" / "episodes.jsonl",
-    "aitw-tfrecord": FIXTURES / "aitw" / "episodes.tfrecord.gz",
-    "screenagent": FIXTURES / "screenagent" / "test",
-    "screenagent-critic": FIXTURES / "screenagent" / "test",
-}
+sys.path.insert(0, str(Path(__file__).parent))
+from published import SOURCES
 
 
 @pytest.fixture(autouse=True)
