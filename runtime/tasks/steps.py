@@ -353,24 +353,13 @@ def run_reset(name: str, params: dict[str, Any], ctx: StepContext) -> None:
     A Ctrl-C of the runner interrupts the wait, as before."""
     spec = lookup("reset", name)
     seconds = limits.of(ctx.config).reset_seconds
-    raised: list[BaseException] = []
-
-    def step() -> None:
-        try:
-            spec.call(ctx, params)
-        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-            raised.append(exc)
-
-    worker = threading.Thread(target=step, name=f"step {name}", daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise StepFailed(f"reset step `{name}` ran past limits.reset_seconds = {seconds:g} s: given up")
-    if not raised:
-        return
-    if isinstance(raised[0], (SystemExit, KeyboardInterrupt)):
-        raise StepFailed(f"reset step `{name}` raised {type(raised[0]).__name__}: {raised[0]}") from raised[0]
-    raise raised[0]
+    try:
+        _in_thread(lambda: spec.call(ctx, params), f"step {name}", seconds)
+    except _GivenUp:
+        raise StepFailed(f"reset step `{name}` ran past limits.reset_seconds = {seconds:g} s: given up") from None
+    except _Exited as exited:
+        exc = exited.exc
+        raise StepFailed(f"reset step `{name}` raised {type(exc).__name__}: {exc}") from exc
 
 
 def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
@@ -396,9 +385,9 @@ def run_judge(name: str, params: dict[str, Any], ctx: StepContext) -> Verdict:
             verdict = limits.run_in_child(name, params, ctx, what, step_limits)
             if isinstance(verdict, NeedsRunner):
                 _NEEDS_RUNNER[name] = spec
-                verdict = _in_thread(call, what, step_limits.judge_seconds)
+                verdict = _judge_in_thread(call, what, step_limits.judge_seconds)
         elif isolated:
-            verdict = _in_thread(call, what, step_limits.judge_seconds)
+            verdict = _judge_in_thread(call, what, step_limits.judge_seconds)
         else:
             verdict = call()
         if not isinstance(verdict, Verdict):
@@ -428,8 +417,23 @@ _NEEDS_RUNNER: dict[str, StepSpec] = {}
 """Judges that reached for the runner's own objects from their child (``judge_server.NeedsRunner``)."""
 
 
-def _in_thread(call: Callable[[], Any], what: str, seconds: float) -> Any:
-    """``call()`` in a thread of its own, given up past ``seconds`` (a thread cannot be killed)."""
+class _GivenUp(Exception):
+    """A step's thread ran past its limit."""
+
+
+class _Exited(Exception):
+    """The step itself raised SystemExit or KeyboardInterrupt (not the runner's own Ctrl-C)."""
+
+    def __init__(self, exc: BaseException) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+def _in_thread(call: Callable[[], Any], thread_name: str, seconds: float) -> Any:
+    """``call()`` in a thread of its own while the caller waits; past ``seconds`` the caller gives
+    up on it (``_GivenUp``: a thread cannot be killed). What ``call`` raises is raised here, in the
+    caller's thread (its SystemExit or KeyboardInterrupt as ``_Exited``, told apart from a Ctrl-C of
+    the runner, which interrupts the wait)."""
     outcome: list[Any] = []
     raised: list[BaseException] = []
 
@@ -439,11 +443,22 @@ def _in_thread(call: Callable[[], Any], what: str, seconds: float) -> Any:
         except BaseException as exc:  # noqa: BLE001 - raised again in the caller's thread
             raised.append(exc)
 
-    worker = threading.Thread(target=work, name=what, daemon=True)
+    worker = threading.Thread(target=work, name=thread_name, daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive():
-        raise limits.LimitExceeded(f"{what} ran past limits.judge_seconds = {seconds:g} s: given up")
+        raise _GivenUp(thread_name)
     if raised:
+        if isinstance(raised[0], (SystemExit, KeyboardInterrupt)):
+            raise _Exited(raised[0])
         raise raised[0]
     return outcome[0]
+
+
+def _judge_in_thread(call: Callable[[], Any], what: str, seconds: float) -> Any:
+    try:
+        return _in_thread(call, what, seconds)
+    except _GivenUp:
+        raise limits.LimitExceeded(f"{what} ran past limits.judge_seconds = {seconds:g} s: given up") from None
+    except _Exited as exited:
+        raise exited.exc from None  # run_judge makes it this judge's error verdict
