@@ -341,3 +341,23 @@ def files_stat(ctx: StepContext, path: str, size: int | None = None, min_size: i
     if problems:
         return Verdict.fail(f"{shown(ctx, p)} " + "; ".join(problems), size=st.st_size)
     return Verdict.ok(f"{shown(ctx, p)} has the expected properties", size=st.st_size)
+
+
+@judge("files.names")
+def files_names(ctx: StepContext, dir: str, names: list[str]) -> Verdict:
+    """Folder ``dir`` holds exactly the entries ``names`` (files and folders, hidden ones too, not
+    what is inside its folders), each once: a name listed twice can never be met."""
+    d = ctx.path(dir)
+    if not d.is_dir():
+        return Verdict.fail(f"{shown(ctx, d)} should be a folder holding {clip(sorted(names), 200)} but"
+                            f" {'is a file' if d.exists() else 'does not exist'}")
+    found = sorted(e.name for e in d.iterdir())
+    if found == sorted(names):
+        return Verdict.ok(f"{shown(ctx, d)} holds exactly the {len(found)} expected entries")
+    missing = sorted(set(names) - set(found))
+    extra = sorted(set(found) - set(names))
+    twice = sorted({n for n in names if names.count(n) > 1})
+    why = "; ".join(part for part in (
+        f"lacks {clip(missing, 200)}" if missing else "", f"also holds {clip(extra, 200)}" if extra else "",
+        f"cannot hold {clip(twice, 100)} twice" if twice else "") if part)
+    return Verdict.fail(f"{shown(ctx, d)} should hold exactly {len(names)} entries: {why}", actual=found[:100])

@@ -26,6 +26,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "rule": {"type", "rules"},
     "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
     "vlc_config": {"type", "dest"},  # ~/.config/vlc/vlcrc (vlc.config)
+    "list_directory": {"type", "path"},  # a folder's entries (check_moved_jpgs: files.names)
     **chrome.GETTER_KEYS,
 }
 """Getters the metric translations (``osworld_metrics``) read, each with the keys they honour."""
@@ -53,7 +54,6 @@ GETTER_REASONS: dict[str, str] = {
     "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",
     "vm_screen_size": "the VM's screen size: no judge compares it",
     "vm_window_size": "a window's size by OSWorld's pyautogui getter: no judge compares it",
-    "list_directory": "a directory tree as OSWorld's nested dicts: no judge compares it",
     "content_from_vm_file": "the last row of a workbook as strings: no judge compares it",
     "rule_relativeTime": "rules relative to the day the task runs: no judge computes them",
     "time_diff_range": "a time range relative to the run: no judge computes it",

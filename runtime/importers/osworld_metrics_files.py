@@ -171,6 +171,18 @@ def _check_csv(env: MetricEnv, part: Part) -> None:
         env.out.notes.append("check_csv with only unexpected records: the CSV must name their fields on its first line")
 
 
+def _check_moved_jpgs(env: MetricEnv, part: Part) -> None:
+    """The names of a ``list_directory`` tree's top-level entries (files and folders alike) against
+    the expected names: as many, and the same set (a name expected twice is never met)."""
+    needs_judge(part["func"], "files.names")
+    result, names = part.get("result") or {}, rules_of(part).get("expected")
+    if result.get("type") != "list_directory" or not isinstance(result.get("path"), str):
+        raise Untranslatable(f"result type {result.get('type')}: check_moved_jpgs is translated for list_directory")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise Untranslatable("func check_moved_jpgs: its rule's expected is not a list of names")
+    env.judge("files.names", dir=env.agent_path(result["path"]), names=escaped(names))
+
+
 FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "exact_match": _exact_match,
     "check_include_exclude": _check_include_exclude,
@@ -187,4 +199,5 @@ FILES: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_pdf_pages": _check_pdf_pages,
     "compare_python_pure_text": _compare_python_pure_text,
     "check_csv": _check_csv,
+    "check_moved_jpgs": _check_moved_jpgs,
 }
