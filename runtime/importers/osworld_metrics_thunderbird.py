@@ -32,7 +32,18 @@ def _check_thunderbird_filter(env: MetricEnv, part: Part) -> None:
     env.judge("thunderbird.filters", path=result_file(env, part), expect=expect or None, unexpect=unexpect or None)
 
 
+def _run_sqlite3(env: MetricEnv, part: Part) -> None:
+    """The first value of the first row the rule's query returns on the database, read as a number:
+    solved at 1 (the metric's score is that number)."""
+    needs_judge(part["func"], "sqlite.value")
+    rules = rules_of(part)
+    if not isinstance(rules.get("sql"), str) or set(rules) - {"sql"}:
+        raise Untranslatable("func run_sqlite3: rules other than one sql query")
+    env.judge("sqlite.value", path=result_file(env, part), sql=escaped(rules["sql"]))
+
+
 THUNDERBIRD: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_thunderbird_prefs": _check_thunderbird_prefs,
     "check_thunderbird_filter": _check_thunderbird_filter,
+    "run_sqlite3": _run_sqlite3,
 }
