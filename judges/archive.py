@@ -1,4 +1,4 @@
-"""archive.contains: the members of a zip or tar archive."""
+"""archive.contains: the members of a zip or tar archive; archive.same_pdfs: a zip's folder of PDFs against a reference zip's."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import tarfile
 import zipfile
 from typing import Any
 
-from ..runtime.tasks.helpers import clip
+from ..runtime.tasks.helpers import clip, gold_file, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
 
 
@@ -48,3 +48,88 @@ def archive_contains(ctx: StepContext, path: str, names: list[str], exact: bool 
         if extra:
             return Verdict.fail(f"{p.name} should hold only {clip(want, 120)} but also holds {clip(extra, 160)}")
     return Verdict.ok(f"{p.name} holds {clip(want, 120)}")
+
+
+class _Unpacked:
+    """A zip as ``shutil.unpack_archive`` would leave it on disk, kept in memory: each kept member's
+    path (its name split at ``/``, empty and ``.`` parts dropped) -> its bytes (None for a folder).
+    As that function does, members named from ``/`` or with ``..`` anywhere in the name are
+    skipped, and a later member of the same name replaces an earlier one; a member that is a file
+    where another needs a folder (or the reverse) makes the unpacking fail (ValueError)."""
+
+    def __init__(self, data: bytes) -> None:
+        import io
+
+        self.entries: dict[tuple[str, ...], bytes | None] = {}
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for info in zf.infolist():
+                name = info.filename
+                if name.startswith("/") or ".." in name:
+                    continue
+                parts = tuple(x for x in name.split("/") if x not in ("", "."))
+                for i in range(1, len(parts) + (0 if not name.endswith("/") else 1)):
+                    self._add(parts[:i], None)
+                if not name.endswith("/"):
+                    if not parts:
+                        raise ValueError(f"member {name!r} names the folder it unpacks into")
+                    self._add(parts, zf.read(info))
+
+    def _add(self, parts: tuple[str, ...], data: bytes | None) -> None:
+        old = self.entries.get(parts, data)
+        if (old is None) != (data is None):
+            raise ValueError(f"{'/'.join(parts)} is both a file and a folder")
+        self.entries[parts] = data
+
+    def listdir(self, folder: str) -> list[str]:
+        """The names in ``folder`` (a path inside the archive; "" its top), sorted; ValueError
+        when the unpacked archive has no such folder."""
+        where = tuple(x for x in folder.split("/") if x not in ("", "."))
+        if where and self.entries.get(where, b"") is not None:
+            raise ValueError(f"it has no folder {folder}")
+        return sorted(p[-1] for p in self.entries if len(p) == len(where) + 1 and p[:len(where)] == where)
+
+    def file(self, folder: str, name: str) -> bytes | None:
+        where = tuple(x for x in folder.split("/") if x not in ("", "."))
+        return self.entries.get((*where, name))
+
+
+@judge("archive.same_pdfs")
+def archive_same_pdfs(ctx: StepContext, path: str, reference: str, folder: str = "") -> Verdict:
+    """``path`` is a zip whose ``folder`` holds the same names as that folder of ``reference`` (a
+    zip in the suite's gold/ folder), each a PDF with the text of the reference's (as
+    ``pdf.same_text`` compares them): OSWorld's ``compare_archive`` with ``file_type: pdf``, which
+    unpacks both archives, lists the folder and scores the mean of ``compare_pdfs`` over the pairs.
+    An empty folder fails (the metric divides by zero), so does a sub-folder in it. The archives
+    are read in memory, within the judge's zip limits, and never written anywhere."""
+    from .pdf import pdf_text
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{shown(ctx, p)} should be a zip archive but does not exist")
+    unpacked: list[_Unpacked] = []
+    for what, read in ((shown(ctx, p), p.read_bytes), (reference, gold_file(ctx, reference).read_bytes)):
+        try:
+            unpacked.append(_Unpacked(read()))
+        except (ValueError, OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError) as exc:
+            return Verdict.fail(f"{what} cannot be unpacked as a zip ({type(exc).__name__}: {exc})")
+    mine, gold = unpacked
+    try:
+        names, want = mine.listdir(folder), gold.listdir(folder)
+    except ValueError as exc:
+        return Verdict.fail(f"{shown(ctx, p)} or {reference}: {exc}")
+    if names != want:
+        return Verdict.fail(f"{shown(ctx, p)}'s {folder or 'top folder'} holds {clip(names, 200)};"
+                            f" it should hold {clip(want, 200)}")
+    if not names:
+        return Verdict.fail(f"{shown(ctx, p)}'s {folder or 'top folder'} is empty (so is the reference's)")
+    for name in names:
+        have_data, want_data = mine.file(folder, name), gold.file(folder, name)
+        if have_data is None or want_data is None:
+            return Verdict.fail(f"{shown(ctx, p)}: {name} is a folder, not a PDF")
+        try:
+            same = pdf_text(have_data) == pdf_text(want_data)
+        except Exception as exc:  # noqa: BLE001 - any parse error: compare_pdfs scores the pair 0
+            return Verdict.fail(f"{shown(ctx, p)}: {name} is not a PDF that can be read ({type(exc).__name__}: {exc})")
+        if not same:
+            return Verdict.fail(f"{shown(ctx, p)}: {name}'s text differs from the reference's")
+    return Verdict.ok(f"{shown(ctx, p)}'s {folder or 'top folder'} holds {len(names)} PDFs with the reference's text")

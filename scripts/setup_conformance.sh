@@ -16,6 +16,7 @@ LIBRARIES=(
   "numpy>=1.26,<2" "pandas>=2.2,<2.3" "Pillow~=11.0.0"
   python-docx python-pptx openpyxl odfpy lxml cssselect rapidfuzz
   xmltodict tldextract pdfplumber formulas PyYAML PyPDF2 scikit-image
+  mutagen  # others.py (check_mp3_meta, compare_epub) imports it at its top
   pymupdf pypdf  # compare_pdfs (chrome.py) reads PDF text with PyMuPDF, check_pdf_pages (pdf.py) counts pages with pypdf
 )
 stamp=$VENV/.conformance-installed
