@@ -78,13 +78,32 @@ def _printed(env: MetricEnv, part: Part, rule: dict[str, Any]) -> None:
               ignore_trailing_blank=True, ignore_case=bool(rule.get("ignore_case")) or None)
 
 
+STYLE_PROPS = {"number_format", "font_name", "font_family", "font_color", "font_bold", "font_italic", "font_underline",
+               "font_size", "fill_type", "bgcolor", "fgcolor", "hyperlink", "merge"}
+"""The cell properties desktop-env's ``_read_cell_style`` reads (xlsx.styles reads them alike)."""
+
+
 def _cell_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
     props = rule.get("props") or {}
-    if set(props) - {"value"}:
-        raise Untranslatable(f"func compare_table: check_cell props {sorted(set(props) - {'value'})}"
-                             " (cell styles) have no xlsx.ranges check")
+    if set(props) - {"value"} - STYLE_PROPS:
+        raise Untranslatable(f"func compare_table: check_cell props {sorted(set(props) - {'value'} - STYLE_PROPS)}"
+                             " are not cell properties desktop-env reads")
     return [{"coordinate": rule["coordinate"], "method": props["value"]["method"], "ref": escaped(props["value"]["ref"])}
-            ] if props else []
+            ] if "value" in props else []
+
+
+def _style_checks(rule: dict[str, Any]) -> list[dict[str, Any]]:
+    """check_cell's style props -> xlsx.styles checks (its value prop goes to xlsx.ranges)."""
+    return [{"coordinate": rule["coordinate"], "prop": prop, "method": check["method"], "ref": escaped(check["ref"])}
+            for prop, check in (rule.get("props") or {}).items() if prop != "value"]
+
+
+def _styles(rule: dict[str, Any]) -> list[str]:
+    props = list(rule.get("props") or [])
+    if set(props) - STYLE_PROPS:
+        raise Untranslatable(f"func compare_table: style props {sorted(set(props) - STYLE_PROPS)} are not cell"
+                             " properties desktop-env reads")
+    return props
 
 
 def _compare_table(env: MetricEnv, part: Part) -> None:
@@ -93,12 +112,13 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
     sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
     first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare;
     chart -> xlsx.charts; pivot_table -> xlsx.pivots; freeze, zoom, row_props and col_props ->
-    xlsx.view; data_validation -> xlsx.validation_rules."""
+    xlsx.view; data_validation -> xlsx.validation_rules; style and check_cell's style props ->
+    xlsx.styles."""
     needs_judge(part["func"], "xlsx.compare")
     rules = (part.get("options") or {}).get("rules") or []
     unsupported = sorted({str(r.get("type")) for r in rules}
                          - {"sheet_data", "sheet_name", "sheet_fuzzy", "check_cell", "sheet_print", "chart",
-                            "freeze", "zoom", "pivot_table", "row_props", "col_props", "data_validation"})
+                            "freeze", "zoom", "pivot_table", "row_props", "col_props", "data_validation", "style"})
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
@@ -118,7 +138,7 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
               for r in fuzzy]
     cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
     printed = [r for r in rules if r["type"] == "sheet_print"]
-    charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props") for r in rules)
+    charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props", "style") for r in rules)
     path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
     if data or names_too or not (fuzzy or checks):
         picked = [value for _, value in pairs]
@@ -128,8 +148,18 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
                   sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
     for sheet, gold_sheet, range_rules in ranges:
         env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=escaped(range_rules))
-    for sheet, sheet_checks in cells:
-        env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
+    for (sheet, sheet_checks), rule in zip(cells, checks):
+        if sheet_checks or not _style_checks(rule):  # a check_cell without props still needs its sheet
+            env.judge("xlsx.ranges", path=path, sheet=sheet, checks=sheet_checks)
+        if _style_checks(rule):
+            needs_judge(part["func"], "xlsx.styles")
+            env.judge("xlsx.styles", path=path, sheet=_sheet_ref(rule.get("sheet_idx"), "R"), checks=_style_checks(rule))
+    for rule in (r for r in rules if r["type"] == "style"):
+        needs_judge(part["func"], "xlsx.styles")
+        env.judge("xlsx.styles", path=path, gold=gold, same=_styles(rule), sheet=_sheet_ref(rule.get("sheet_idx0"), "R"),
+                  gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
+        env.out.notes.append("compare_table: style is compared without evaluating conditional formatting; a sheet"
+                             " with conditional formatting fails (desktop-env evaluates it)")
     for rule in printed:
         _printed(env, part, rule)
     for rule in (r for r in rules if r["type"] == "freeze"):
