@@ -29,6 +29,9 @@ from .launcher import SETTLE_TIMEOUT_S, launch
 _STARTING = "deskact-terminal-starting"
 """Title while bash starts; chosen so that no task title is a substring of it by accident."""
 
+UBUNTU_HISTORY = {"HISTCONTROL": "ignoreboth", "HISTSIZE": "1000", "HISTFILESIZE": "2000"}
+"""What Ubuntu's /etc/skel/.bashrc sets for bash's history (with ``shopt -s histappend``)."""
+
 _MIN_SIDE = 100
 """Pixels: below this the window is still in xterm's transient tiny phase."""
 
@@ -78,14 +81,21 @@ def _host_pid(ctx: StepContext, pid: int | None) -> int | None:
 
 
 @reset_step("apps.terminal")
-def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13, timeout: float = 30) -> None:
+def apps_terminal(ctx: StepContext, title: str = "Terminal", font_size: int = 13, ubuntu_history: bool = False,
+                  timeout: float = 30) -> None:
     """Open an xterm titled ``title`` with bash in the workspace (DejaVu Sans Mono,
     ``font_size`` pt, 80x24) and wait until it takes keys: bash has started, xterm
     has drawn its output, and the window has its full size (a terminal stuck
-    at a tiny size is killed and started again, up to 3 times)."""
+    at a tiny size is killed and started again, up to 3 times). ``ubuntu_history``: bash keeps
+    its history as Ubuntu's default ~/.bashrc has it (lines typed with a leading space and
+    repeats left out, 1000 lines kept, 2000 in the file, appended to ~/.bash_history when the
+    shell ends, as when its terminal is closed)."""
     if not title.strip() or title in _STARTING:
         raise StepFailed(f"apps.terminal: title {title!r} must be non-empty and not part of {_STARTING!r}")
-    ready = f"printf '\\033]0;%s\\007' {shlex.quote(title)}; exec bash --norc"
+    bash = "exec bash --norc"
+    if ubuntu_history:
+        bash = f"export {' '.join(f'{k}={v}' for k, v in UBUNTU_HISTORY.items())}; exec bash --norc -O histappend"
+    ready = f"printf '\\033]0;%s\\007' {shlex.quote(title)}; {bash}"
     # -l -lf -: xterm logs what it shows to stdout, a host file terminal.text judges read
     argv = ["xterm", "-l", "-lf", "-", "-T", _STARTING, "-geometry", "80x24", "-fa", "DejaVu Sans Mono", "-fs", str(font_size),
             "-e", "bash", "--norc", "-c", ready]

@@ -37,6 +37,12 @@ _SUDO = re.compile(r"echo\s+'?\"?password'?\"?\s*\|\s*sudo\s+-S\s+|\bsudo\s+(-\w
 _OPEN_TERMINAL = re.compile(r"(export DBUS_SESSION_BUS_ADDRESS=\S+\s*\n\s*)?gnome-terminal(\s+--maximize)?"
                             r"(\s+--working-directory=(?P<dir>[\w/.~-]+))?\s*")
 """OSWorld opening a terminal for the agent (GNOME's, maximized, in a folder): ``apps.terminal``."""
+_KILL_TERMINAL = re.compile(r"(/bin/(ba)?sh -c ')?killall gnome-terminal-server'?")
+"""OSWorld closing every GNOME terminal before judging (its shells then save their history)."""
+_CLOSE_TERMINALS = (
+    "shells=''; for x in $(pgrep -x xterm); do shells=\"$shells $(pgrep -P $x)\"; done; pkill -x xterm; i=0;"
+    " while [ $i -lt 50 ]; do alive=''; for s in $shells; do kill -0 $s 2>/dev/null && alive=1; done;"
+    " [ -z \"$alive\" ] && break; sleep 0.2; i=$((i+1)); done; true")
 _GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
 
 
@@ -225,6 +231,9 @@ class Setup:
         if opened:
             self._terminal_in(opened.group("dir"), into)
             return
+        if where == "postconfig" and _KILL_TERMINAL.fullmatch(cmd if isinstance(cmd, str) else shlex.join(cmd)):
+            self._close_terminals(into)
+            return
         check_not_gnome(cmd, f"{where} command")
         line = command_line(cmd, bool(p.get("shell")))
         for stream, fd in (("stdout", ""), ("stderr", "2")):
@@ -235,14 +244,28 @@ class Setup:
         self.needs_world = True
 
     def _terminal_in(self, folder: str | None, into: list[dict[str, Any]]) -> None:
-        """The agent's terminal (xterm here), in ``folder`` as gnome-terminal's --working-directory."""
-        if {"apps.terminal": {}} not in into:
-            into.append(step("reset", "apps.terminal"))
-        self.notes.append("gnome-terminal became apps.terminal (an xterm)")
+        """The agent's terminal (xterm here), in ``folder`` as gnome-terminal's --working-directory.
+        Its bash keeps history as the VM's (Ubuntu's ~/.bashrc): tasks read ~/.bash_history after
+        closing it; the ``cd`` typed here starts with a space, so it stays out of that history as
+        gnome-terminal's option does."""
+        if not any("apps.terminal" in s for s in into):
+            into.append(step("reset", "apps.terminal", ubuntu_history=True))
+        self.notes.append("gnome-terminal became apps.terminal (an xterm; bash's history kept as Ubuntu's ~/.bashrc"
+                          " keeps it)")
         if folder:
-            typed = f"xdotool type --delay 20 {shlex.quote(f'cd {folder} && clear')} && xdotool key Return || true"
+            typed = f"xdotool type --delay 20 {shlex.quote(f' cd {folder} && clear')} && xdotool key Return || true"
             into.append(step("reset", "shell.run", cmd=escape(typed).replace(VM_HOME, "${HOME}"), timeout=SHELL_TIMEOUT))
             self.needs_world = self.keys = True
+
+    def _close_terminals(self, into: list[dict[str, Any]]) -> None:
+        """``killall gnome-terminal-server`` before judging: every terminal window closes and its
+        shell, hung up, appends its history to ~/.bash_history, which the judges then read. Here the
+        world's xterms get the same signal (SIGTERM: each hangs up its shell) and their shells are
+        waited for (10 s at most) so the history is written before the judges run."""
+        into.append(step("reset", "shell.run", cmd=escape(_CLOSE_TERMINALS), timeout=SHELL_TIMEOUT))
+        self.needs_world = True
+        self.notes.append("postconfig killall gnome-terminal-server closes the world's xterms (their shells write"
+                          " ~/.bash_history) and waits for the shells to end")
 
     def _close_window(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         name = str(p["window_name"])

@@ -165,15 +165,26 @@ def test_gnome_settings_are_reported(imported: tuple[Path, ImportReport]) -> Non
     do-nothing agent passed. deskact's desktop is not GNOME: such commands are reasons."""
     reasons = {s.source_id[:8]: s.reasons for s in imported[1].skipped}
     assert "GNOME: result command runs gsettings; deskact's desktop is not GNOME" in reasons["a4d98375"]
-    # Its terminal is opened as apps.terminal; killing gnome-terminal-server before judging is not.
-    assert reasons["2b9493d7"] == ["GNOME: postconfig command runs gnome-terminal; deskact's desktop is not GNOME"]
+    # Its terminal is opened as apps.terminal; killing gnome-terminal-server before judging closes it.
+    assert "2b9493d7" not in reasons
+
+
+def test_killing_the_gnome_terminal_before_judging_closes_the_xterms(imported: tuple[Path, ImportReport]) -> None:
+    """multi_apps-2b9493d7 reads ~/.bash_history after OSWorld's `killall gnome-terminal-server`: its
+    terminal keeps Ubuntu's history settings, and the xterms are closed (shells waited for) first."""
+    task = _tasks(imported[0])["osworld-multi-apps-2b9493d7"]
+    assert {"apps.terminal": {"ubuntu_history": True}} in task["reset"]
+    (close,) = task["before_judge"]
+    assert "pkill -x xterm" in close["shell.run"]["cmd"] and "kill -0" in close["shell.run"]["cmd"]
+    assert any("bash_history" in str(j) for j in task["judge"])
 
 
 def test_a_terminal_opened_for_the_agent_becomes_apps_terminal_in_its_folder(imported: tuple[Path, ImportReport]) -> None:
     task = _tasks(imported[0])["osworld-multi-apps-2c9fc0de"]
-    assert {"apps.terminal": {}} in task["reset"] and task["visual"] is True
+    assert {"apps.terminal": {"ubuntu_history": True}} in task["reset"] and task["visual"] is True
     typed = [s["shell.run"]["cmd"] for s in task["reset"] if "xdotool" in str(s)]
-    assert typed == ["xdotool type --delay 20 'cd ${HOME}/projects/binder && clear' && xdotool key Return || true"]
+    # A leading space: with Ubuntu's HISTCONTROL=ignoreboth the cd stays out of ~/.bash_history.
+    assert typed == ["xdotool type --delay 20 ' cd ${HOME}/projects/binder && clear' && xdotool key Return || true"]
 
 
 def test_pyautogui_scripts_are_translated_or_reported(imported: tuple[Path, ImportReport]) -> None:
