@@ -20,7 +20,7 @@ quiet() {
 trap 'rm -f "$LOG"' EXIT
 
 APT_PACKAGES=(
-  xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip x11vnc
+  xvfb openbox xdotool xterm mousepad x11-utils wmctrl xclip xsel x11vnc
   novnc websockify
   bubblewrap sudo
   libreoffice-calc libreoffice-writer libreoffice-impress

@@ -94,7 +94,7 @@ FUNC_REASONS: dict[str, str] = _reasons({
     " judge decides as it does": ["check_structure_sim_resized", "check_image_size", "check_sharper",
                                    "check_image_file_size"],
     "a VLC metric of playing state, window size or media similarity: no deskact judge decides as it does": [
-        "compare_videos", "is_vlc_fullscreen", "is_vlc_playing", "compare_audios", "check_mp3_meta"],
+        "compare_videos", "is_vlc_fullscreen", "is_vlc_playing", "compare_audios"],
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
         "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],
@@ -114,10 +114,10 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "has_page_numbers_in_footers", "is_first_line_centered", "compare_docx_tables",
         "compare_docx_files_and_ignore_new_lines", "compare_docx_images", "compare_csv", "compare_pdfs"],
     "a file metric without a deskact judge yet": [
-        "check_moved_jpgs", "compare_images", "compare_archive", "compare_conference_city_in_order", "compare_epub",
+        "check_moved_jpgs", "compare_images", "compare_conference_city_in_order",
         "compare_image_list", "compare_image_text", "compare_pdf_images", "compare_python_pure_text",
         "compare_references", "compare_result_files", "compare_time_in_speedtest_results", "compare_zip_files",
-        "diff_text_file", "file_contains", "fuzzy_place_math", "is_in_vm_clickboard", "literal_match",
+        "diff_text_file", "file_contains", "literal_match",
         "compare_text_file"],
     "the template's placeholder func": ["func"],
 })

@@ -23,6 +23,7 @@ from .common import Untranslatable, step
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
 from .osworld_metrics_files import FILES
 from .osworld_metrics_gimp import GIMP
+from .osworld_metrics_multi import MULTI
 from .osworld_metrics_office import OFFICE
 from .osworld_metrics_tables import TABLES
 from .osworld_metrics_thunderbird import THUNDERBIRD
@@ -37,9 +38,10 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
 
 
 METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {
-    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **chrome.metrics(FILES["exact_match"]), "infeasible": _infeasible}
+    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **MULTI, **chrome.metrics(FILES["exact_match"]), "infeasible": _infeasible}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
 ``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``, ``osworld_metrics_thunderbird``,
+``osworld_metrics_multi``,
 ``osworld_chrome``). Each entry has a conformance test against
 desktop-env (tests/runtime/importers/osworld_conformance/)."""
 

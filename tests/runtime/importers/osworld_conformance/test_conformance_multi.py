@@ -1,0 +1,231 @@
+"""OSWorld's multi_apps file metrics agree with the judges they translate to (osworld_metrics_multi):
+fuzzy_place_math (docx.words), check_mp3_meta (audio.tags), compare_archive with PDFs
+(archive.same_pdfs) and is_in_vm_clickboard (shell.output), on right and near-miss files."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.conformance
+
+ANSWERS = ["深圳市福田区益田路5055号信息枢纽大厦西门一楼", "福田区正义街1号", "深圳市福田区香梅路2002-4号",
+           "福田区水围村龙景楼一楼", "深圳市福田区振兴路108号", "福田区振兴路108号"]
+
+
+def _agree(desktop_env: Any, deskact: Any, module: str, func: str, args: list[Any], evaluator: dict[str, Any],
+           gold: dict[str, Path] | None = None) -> bool:
+    theirs = desktop_env.passes(module, func, *args)
+    ours = deskact.passes(evaluator, gold)
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does the opposite"
+    return ours
+
+
+# --- fuzzy_place_math ---------------------------------------------------------------------------
+
+DOCX = "/home/user/Desktop/AllLocations.docx"
+
+
+def _document(path: Path, paragraphs: list[str], table: list[str] | None = None) -> None:
+    import docx
+
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
+    if table:
+        cells = document.add_table(rows=1, cols=len(table)).rows[0].cells
+        for cell, text in zip(cells, table):
+            cell.text = text
+    document.save(str(path))
+
+
+@pytest.mark.parametrize(("paragraphs", "table", "verdict"), [
+    (ANSWERS[:3], None, True),
+    (["", ANSWERS[0], "", ANSWERS[3], "  " + ANSWERS[4] + "  ", ""], None, True),  # blank lines, spaces around
+    (["  ".join(ANSWERS[:3])], None, True),  # three words on one line
+    (["\u3000".join(ANSWERS[1:4])], None, True),  # the ideographic space separates words too
+    ([ANSWERS[0], ANSWERS[0], ANSWERS[0]], None, True),  # the metric does not ask for different answers
+    (ANSWERS[:5], None, False),  # five addresses, as the instruction asks: the metric wants three
+    (ANSWERS[:2], None, False),
+    (ANSWERS[:2] + [ANSWERS[2] + "。"], None, False),
+    (ANSWERS[:2] + ["深圳市福田区正义街1号"], None, False),  # a near miss of an answer
+    (ANSWERS[:2], [ANSWERS[2]], False),  # the third in a table: the metric reads body paragraphs only
+    ([f"1. {ANSWERS[0]}", ANSWERS[1], ANSWERS[2]], None, False),  # a numbered line is a fourth word
+    ([], None, False),
+])
+def test_fuzzy_place_math(desktop_env: Any, deskact: Any, paragraphs: list[str], table: list[str] | None,
+                          verdict: bool) -> None:
+    path = deskact.home_file(DOCX)
+    _document(path, paragraphs, table)
+    rules = {"expected": ANSWERS}
+    evaluator = {"func": "fuzzy_place_math", "result": {"type": "vm_file", "path": DOCX, "dest": "AllLocations.docx"},
+                 "expected": {"type": "rule", "rules": rules}}
+    assert _agree(desktop_env, deskact, "general", "fuzzy_place_math", [str(path), rules], evaluator) is verdict
+
+
+def test_fuzzy_place_math_missing_document(desktop_env: Any, deskact: Any) -> None:
+    rules = {"expected": ANSWERS}
+    evaluator = {"func": "fuzzy_place_math", "result": {"type": "vm_file", "path": DOCX, "dest": "AllLocations.docx"},
+                 "expected": {"type": "rule", "rules": rules}}
+    missing = deskact.home_file(DOCX)
+    assert _agree(desktop_env, deskact, "general", "fuzzy_place_math", [str(missing), rules], evaluator) is False
+
+
+# --- check_mp3_meta -------------------------------------------------------------------------------
+
+MP3 = "/home/user/Music/Cheng Xiang - Missing You.mp3"
+FRAME = b"\xff\xfb\x90\x64" + bytes(413)  # one MPEG-1 layer III frame header and silence
+
+
+def _mp3(path: Path, tags: dict[str, list[str]] | None, v2_version: int = 4) -> None:
+    from mutagen.easyid3 import EasyID3
+
+    path.write_bytes(FRAME * 4)
+    if tags is None:
+        return
+    id3 = EasyID3()
+    for key, values in tags.items():
+        id3[key] = values
+    id3.save(str(path), v2_version=v2_version)
+
+
+RULES = {"title": {"method": "eq", "ref": "Missing You"}, "artist": {"method": "eq", "ref": "Cheng Xiang"}}
+
+
+@pytest.mark.parametrize(("tags", "version", "rules", "verdict"), [
+    ({"title": ["Missing You"], "artist": ["Cheng Xiang"]}, 4, RULES, True),
+    ({"title": ["Missing You"], "artist": ["Cheng Xiang"]}, 3, RULES, True),  # ID3v2.3, as many taggers write
+    ({"title": ["Missing You"], "artist": ["Cheng Xiang"], "album": ["Hits"]}, 4, RULES, True),
+    ({"title": ["Missing you"], "artist": ["Cheng Xiang"]}, 4, RULES, False),
+    ({"title": ["Missing You "], "artist": ["Cheng Xiang"]}, 4, RULES, False),
+    ({"title": ["Missing You"], "artist": ["Cheng Xiang", "Other"]}, 4, RULES, False),  # read "Cheng Xiang,Other"
+    ({"title": ["Missing You"]}, 4, RULES, False),
+    ({"artist": ["Cheng Xiang"], "title": ["Cheng Xiang - Missing You"]}, 4, RULES, False),
+    ({}, 4, RULES, False),  # an empty tag
+    (None, 4, RULES, False),  # no ID3 tag at all: EasyID3 raises
+    ({"title": ["Missing You"], "artist": ["Cheng Xiang", "Other"]}, 4,
+     {"artist": {"method": "eq", "ref": "Cheng Xiang,Other"}}, True),
+    ({"title": ["Missing You"]}, 4, {"title": {"method": "re", "ref": "^Miss"}}, True),
+    ({"title": ["Kissing You"]}, 4, {"title": {"method": "re", "ref": "^Miss"}}, False),
+    ({"title": ["Kissing You"]}, 4, {"title": {"method": "ne", "ref": "Missing You"}}, True),
+])
+def test_check_mp3_meta(desktop_env: Any, deskact: Any, tags: dict[str, list[str]] | None, version: int,
+                        rules: dict[str, Any], verdict: bool) -> None:
+    path = deskact.home_file(MP3)
+    _mp3(path, tags, version)
+    evaluator = {"func": "check_mp3_meta", "result": {"type": "vm_file", "path": MP3, "dest": path.name},
+                 "expected": {"type": "rule", "rules": rules}}
+    assert _agree(desktop_env, deskact, "others", "check_mp3_meta", [str(path), rules], evaluator) is verdict
+
+
+# --- compare_archive ------------------------------------------------------------------------------
+
+ZIP = "/home/user/lecture_slides.zip"
+GOLD_ZIP_URL = "https://example.org/gold/gold_lecture_slides.zip"
+
+
+def _pdf(lines: list[str], x: int = 72) -> bytes:
+    """A one-page PDF drawing ``lines`` in Helvetica, one below the other, from ``x``."""
+    text = "".join(f"BT /F1 12 Tf {x} {720 - 20 * i} Td ({line}) Tj ET\n" for i, line in enumerate(lines))
+    bodies = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+              "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+              " /Resources << /Font << /F1 3 0 R >> >> >>",
+              f"<< /Length {len(text)} >>\nstream\n{text}endstream"]
+    out, offsets = b"%PDF-1.4\n", []
+    for number, body in enumerate(bodies, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode()
+    table = b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    trailer = f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R >>\nstartxref\n{len(out)}\n%%EOF\n".encode()
+    return out + f"xref\n0 {len(bodies) + 1}\n0000000000 65535 f \n".encode() + table + trailer
+
+
+def _zip(path: Path, members: dict[str, bytes | None]) -> Path:
+    """A zip of ``members`` (None: a folder entry), in this order."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, b"" if data is None else data)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+SLIDES = {"lecture_slides/": None, **{f"lecture_slides/lecture{i}.pdf": _pdf([f"CS50 Python, lecture {i}", "Functions"])
+                                      for i in range(3)}}
+
+
+def _without(members: dict[str, bytes | None], name: str) -> dict[str, bytes | None]:
+    return {k: v for k, v in members.items() if k != name}
+
+
+@pytest.mark.parametrize(("members", "gold", "verdict"), [
+    (SLIDES, SLIDES, True),
+    (_without(SLIDES, "lecture_slides/"), SLIDES, True),  # no folder entry: the folder is unpacked all the same
+    ({**SLIDES, "lecture_slides/lecture1.pdf": _pdf(["CS50 Python, lecture 1", "Functions"], x=90)}, SLIDES, True),
+    (_without(SLIDES, "lecture_slides/lecture2.pdf"), SLIDES, False),
+    ({**SLIDES, "lecture_slides/lecture3.pdf": _pdf(["CS50 Python, lecture 3"])}, SLIDES, False),
+    ({**SLIDES, "lecture_slides/lecture1.pdf": _pdf(["CS50 Python, lecture 1", "Function"])}, SLIDES, False),
+    ({**SLIDES, "lecture_slides/lecture1.pdf": _pdf(["CS50 Python, lecture 1"])}, SLIDES, False),
+    ({**SLIDES, "lecture_slides/extra/": None}, SLIDES, False),  # a sub-folder is a name too
+    ({k.replace("lecture_slides/", "slides/"): v for k, v in SLIDES.items()}, SLIDES, False),
+    ({**SLIDES, "notes.txt": b"not in the folder"}, SLIDES, True),  # outside the compared folder
+    ({**SLIDES, "lecture_slides/lecture1.pdf": b"not a PDF"}, {**SLIDES, "lecture_slides/lecture1.pdf": b"not a PDF"},
+     False),  # the same bytes, but no PDF text to compare
+    ({"lecture_slides/": None}, {"lecture_slides/": None}, False),  # nothing to compare: the metric divides by 0
+    ({**SLIDES, "lecture_slides/x/../lecture9.pdf": _pdf(["skipped"])}, SLIDES, True),  # '..' members are skipped
+    ({**SLIDES, "lecture_slides/lecture1.pdf ": None}, SLIDES, False),  # a folder named like a file, one space on
+])
+def test_compare_archive(desktop_env: Any, deskact: Any, tmp_path: Path, members: dict[str, bytes | None],
+                         gold: dict[str, bytes | None], verdict: bool) -> None:
+    path = _zip(deskact.home_file(ZIP), members)
+    gold_zip = _zip(tmp_path / "gold_lecture_slides.zip", gold)
+    options = {"file_path": "lecture_slides", "file_type": "pdf"}
+    evaluator = {"func": "compare_archive", "result": {"type": "vm_file", "path": ZIP, "dest": "lecture_slides.zip"},
+                 "expected": {"type": "cloud_file", "path": GOLD_ZIP_URL, "dest": "gold_lecture_slides.zip"},
+                 "options": options}
+    # desktop-env unpacks next to the files it is given: copies, so the judge reads the originals.
+    theirs_pred = tmp_path / "theirs" / "lecture_slides.zip"
+    theirs_pred.parent.mkdir()
+    theirs_pred.write_bytes(path.read_bytes())
+    theirs_gold = tmp_path / "theirs_gold" / "gold_lecture_slides.zip"
+    theirs_gold.parent.mkdir()
+    theirs_gold.write_bytes(gold_zip.read_bytes())
+    theirs = desktop_env.passes("chrome", "compare_archive", str(theirs_pred), str(theirs_gold), **options)
+    ours = deskact.passes(evaluator, {GOLD_ZIP_URL: gold_zip})
+    assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does the opposite"
+    assert ours is verdict
+
+
+# --- is_in_vm_clickboard --------------------------------------------------------------------------
+
+SECRET = "/home/user/Data3/List3/secret.docx"
+
+
+@pytest.mark.parametrize(("clipboard", "expected", "verdict"), [
+    (SECRET, SECRET, True),
+    (SECRET + "\n", SECRET, True),
+    ("file://" + SECRET, SECRET, True),  # a file manager's copy: the path is in it
+    ("/home/user/Data3/List3", SECRET, False),
+    ("/home/user/Data3/List3/secret.doc", SECRET, False),
+    ("~/Data3/List3/secret.docx", SECRET, False),
+    ("", SECRET, False),
+    (SECRET, [SECRET, "/home/user/Data1"], False),
+    (SECRET + " /home/user/Data1", [SECRET, "/home/user/Data1"], True),
+    ("secret.docx", "secret.docx", True),  # a text without the home
+])
+def test_is_in_vm_clickboard(desktop_env: Any, deskact: Any, clipboard: str, expected: str | list[str],
+                             verdict: bool) -> None:
+    import shlex
+
+    rules = {"expected": expected}
+    # The clipboard holds the task's own paths: the VM's /home/user is the task's home here.
+    mine = clipboard.replace("/home/user", str(deskact.ctx.home))
+    command = f"printf '%s' {shlex.quote(mine)}"
+    evaluator = {"func": "is_in_vm_clickboard", "result": {"type": "rule", "rules": rules},
+                 "expected": {"type": "vm_command_line", "command": command, "shell": "true"}}
+    assert _agree(desktop_env, deskact, "basic_os", "is_in_vm_clickboard", [rules, clipboard], evaluator) is verdict
