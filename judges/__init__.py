@@ -7,6 +7,7 @@ from . import (  # noqa: F401  (registration)
     archive,
     audio,
     browser,
+    browser_prefs,
     browser_state,
     config,
     csv,

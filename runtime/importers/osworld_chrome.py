@@ -14,6 +14,7 @@ flushes them first); deskact's profile judges close the browser as a person woul
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Callable
@@ -44,9 +45,35 @@ def _open_step(into: list[dict[str, Any]]) -> dict[str, Any] | None:
     return next((s["browser.open"] for s in reversed(into) if "browser.open" in s), None)
 
 
+_PREFS_MERGE = re.compile(r"cd (?P<dir>/home/user/\.config/(?:google-chrome|chromium)/Default) && "
+                          r"jq '\. \+ (?P<obj>\{[^']*\})' Preferences > (?P<tmp>[\w.]+) && mv (?P=tmp) Preferences")
+"""jq merging an object into the profile's Preferences (``. + {...}``: each of its top-level keys
+replaced whole), as OSWorld's set-up edits Chrome's settings before launching it."""
+
+
+def _preferences_merge(setup: Setup, command: object, into: list[dict[str, Any]], where: str) -> bool:
+    found = _PREFS_MERGE.fullmatch(command.strip()) if isinstance(command, str) else None
+    if found is None:
+        return False
+    try:
+        merged = json.loads(found.group("obj"))
+    except ValueError as exc:
+        raise Untranslatable(f"{where} jq edit of Chrome's Preferences: its object is not JSON ({exc})") from exc
+    if where != "config" or _open_step(into) is not None or not isinstance(merged, dict) or not merged \
+            or any("." in k for k in merged):
+        raise Untranslatable(f"{where} jq edit of Chrome's Preferences: only top-level settings before Chrome starts")
+    # browser.profile sets a dotted name; a top-level one replaces the key whole, as jq's `+` does.
+    into.append(step("reset", "browser.profile", settings=escaped(merged)))
+    setup.notes.append(f"{where}: jq's edit of Chrome's Preferences became browser.profile settings"
+                       f" ({', '.join(merged)})")
+    return True
+
+
 def chrome_command(setup: Setup, command: object, into: list[dict[str, Any]], where: str) -> bool:
-    """True when ``command`` (a launch or execute) starts, relays or stops Chrome and is translated
-    here; False leaves it to the general translation."""
+    """True when ``command`` (a launch or execute) starts, relays or stops Chrome, or edits its
+    Preferences before it starts, and is translated here; False leaves it to the general translation."""
+    if _preferences_merge(setup, command, into, where):
+        return True
     argv = _argv(command)
     name = PurePosixPath(argv[0]).name if argv else ""
     if name == "socat" and any("9222" in a for a in argv):
@@ -105,7 +132,8 @@ def _browse_history(setup: Setup, p: dict[str, Any], into: list[dict[str, Any]],
 
 CONTENT_FREE_JUDGES = frozenset({
     "browser.url", "browser.setting", "browser.bookmark", "browser.bookmark_bar", "browser.history",
-    "browser.history_clear", "browser.font_size", "answer.infeasible"})
+    "browser.history_clear", "browser.font_size", "browser.startup_new_tab", "browser.content_setting_stored",
+    "browser.extension_path", "answer.infeasible"})
 """Judges whose verdict reads no web page's content: addresses and the profile's files."""
 
 
@@ -140,8 +168,15 @@ PREFERENCE_GETTERS: dict[str, tuple[str, Any, bool]] = {
 """Getter -> (the Preferences key it reads, what it returns when the key is unset, whether it
 returns "true"/"false" for the value's truth)."""
 
+FACT_GETTERS: dict[str, str] = {
+    "new_startup_page": "browser.startup_new_tab", "data_delete_automacally": "browser.content_setting_stored"}
+"""Getters giving "true" for a fact of the Preferences that is not one key's value -> the judge of that fact:
+no session settings or restore_on_startup 5; profile.default_content_setting_values stored (in Chromium
+since 2025 a fresh profile holds its has_migrated_* notes there, which the judge sets aside)."""
+
 GETTER_KEYS: dict[str, set[str]] = {
-    **{g: {"type"} for g in PREFERENCE_GETTERS},
+    **{g: {"type"} for g in PREFERENCE_GETTERS}, **{g: {"type"} for g in FACT_GETTERS},
+    "find_unpacked_extension_path": {"type"},
     "bookmarks": {"type"}, "chrome_font_size": {"type"}, "history": {"type", "dest"},
     "active_url_from_accessTree": {"type", "goto_prefix"},
 }
@@ -151,6 +186,11 @@ GETTER_KEYS: dict[str, set[str]] = {
 def _exact_match(env: MetricEnv, part: Part, otherwise: Callable[[MetricEnv, Part], None]) -> None:
     """``getter == expected`` on a Preferences getter; other getters go to ``otherwise``."""
     kind = (part.get("result") or {}).get("type")
+    if kind in FACT_GETTERS:
+        if rules_of(part).get("expected") != "true":
+            raise Untranslatable(f"exact_match of {kind} to {rules_of(part).get('expected')!r}: only 'true' is translated")
+        env.judge(FACT_GETTERS[kind])
+        return
     if kind not in PREFERENCE_GETTERS:
         otherwise(env, part)
         return
@@ -226,16 +266,31 @@ def _is_expected_active_tab(env: MetricEnv, part: Part) -> None:
     env.judge("browser.url", regex=escape(rf"\A{pattern}\Z"))
 
 
+def _is_in_list(env: MetricEnv, part: Part, otherwise: Callable[[MetricEnv, Part], None]) -> None:
+    """``expected in getter`` on the unpacked extensions' folders; other getters go to ``otherwise``."""
+    if (part.get("result") or {}).get("type") != "find_unpacked_extension_path":
+        otherwise(env, part)
+        return
+    expected = rules_of(part).get("expected")
+    # The getter gives the string "Google" when it cannot read the list, and `in` then looks for a substring.
+    if not isinstance(expected, str) or not expected.startswith("/") or expected in "Google":
+        raise Untranslatable(f"is_in_list of find_unpacked_extension_path for {str(expected)[:60]!r}: only an absolute folder")
+    env.judge("browser.extension_path", path=env.agent_path(expected))
+
+
 def _only_getter(part: Part, kind: str) -> None:
     got = (part.get("result") or {}).get("type")
     if got != kind:
         raise Untranslatable(f"result type {got}: {part['func']} is translated for the {kind} getter")
 
 
-def metrics(exact_match: Callable[[MetricEnv, Part], None]) -> dict[str, Callable[[MetricEnv, Part], None]]:
-    """The chrome metrics, given the table's general ``exact_match`` (for getters not Chrome's)."""
+def metrics(exact_match: Callable[[MetricEnv, Part], None],
+            is_in_list: Callable[[MetricEnv, Part], None]) -> dict[str, Callable[[MetricEnv, Part], None]]:
+    """The chrome metrics, given the table's general ``exact_match`` and ``is_in_list`` (for getters
+    not Chrome's)."""
     return {
         "exact_match": lambda env, part: _exact_match(env, part, exact_match),
+        "is_in_list": lambda env, part: _is_in_list(env, part, is_in_list),
         "is_expected_bookmarks": _is_expected_bookmarks, "check_history_deleted": _check_history_deleted,
         "check_font_size": _check_font_size, "is_expected_active_tab": _is_expected_active_tab,
     }

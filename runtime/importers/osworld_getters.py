@@ -36,12 +36,9 @@ GETTER_REASONS: dict[str, str] = {
         "active_tab_html_parse", "active_tab_info", "active_tab_url_parse", "open_tabs_info", "url_dashPart",
         "page_info", "info_from_website", "gotoRecreationPage_and_get_html_content", "pdf_from_url"),
         "a Chrome getter of a live web page (its address or content): this machine reaches no public site"),
-    **dict.fromkeys(("find_unpacked_extension_path", "find_installed_extension_name"),
-                    "a Chrome getter of installed extensions: no deskact judge reads them"),
+    "find_installed_extension_name": "a Chrome getter of installed extensions' names: no deskact judge reads them",
     "cookie_data": "Chrome's cookies set by live web pages: offline none are set, so a deleted-cookie check"
                    " would pass for an agent that did nothing",
-    "data_delete_automacally": "true when any content setting is stored: a fresh Chromium profile may hold one",
-    "new_startup_page": "true when the Preferences have no session key: not a setting's value deskact compares",
     "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
     "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
     "vlc_playing_info": "VLC's playing state from its HTTP interface: no deskact judge reads it",

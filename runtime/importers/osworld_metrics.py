@@ -38,7 +38,7 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
 
 
 METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {
-    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **MULTI, **chrome.metrics(FILES["exact_match"]), "infeasible": _infeasible}
+    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **MULTI, **chrome.metrics(FILES["exact_match"], FILES["is_in_list"]), "infeasible": _infeasible}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
 ``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``, ``osworld_metrics_thunderbird``,
 ``osworld_metrics_multi``,

@@ -3,6 +3,8 @@
 Started as ``.venv-conformance/bin/python desktop_env_server.py``: reads one JSON call per line
 on stdin (``{"module": "docs", "func": "compare_docx_files", "args": [...], "kwargs": {...}}``)
 and answers one JSON line: ``{"score": 1.0}``, or ``{"error": "..."}`` when the metric raised.
+A getter call (``{"getter": "chrome", "func": "get_new_startup_page", ...}``, see ``getter``)
+answers ``{"value": ...}``: what the getter returns from local files.
 
 The metric modules are loaded from their files: the package's ``__init__`` imports every
 metric module and with them torch, playwright and the rest of desktop-env's dependencies. The
@@ -64,7 +66,43 @@ def setup() -> None:
         _stub(name, fastdtw=_unavailable)
 
 
+class _Controller:
+    """The VM controller as a getter sees it, on this machine: every python command prints
+    ``output`` (the file path the getter asks the VM for), ``get_file`` reads ``files[path]``."""
+
+    def __init__(self, output: str, files: dict[str, str]) -> None:
+        self.output, self.files = output, files
+
+    def execute_python_command(self, command: str) -> dict:
+        return {"output": self.output}
+
+    def get_file(self, path: str) -> bytes | None:
+        local = self.files.get(path)
+        return Path(local).read_bytes() if local and Path(local).exists() else None
+
+
+def getter(request: dict) -> dict:
+    """``{"getter": "chrome", "func": "get_x", "output": ..., "files": {vm path: local path}}``: the
+    getter's value, run against a ``_Controller`` (desktop-env's getters need its VM)."""
+    if "desktop_env.evaluators.getters" not in sys.modules:
+        root = Path(sys.modules["desktop_env"].__path__[0])
+        _package("desktop_env.evaluators.getters", root / "evaluators" / "getters")
+        _stub("playwright")  # chrome.py's live-page getters drive Chrome with these; the file getters do not
+        _stub("playwright.sync_api", sync_playwright=_unavailable, expect=_unavailable)
+        _stub("pydrive")
+        _stub("pydrive.auth", GoogleAuth=_unavailable)
+        _stub("pydrive.drive", GoogleDrive=_unavailable, GoogleDriveFileList=list, GoogleDriveFile=dict)
+    module = importlib.import_module(f"desktop_env.evaluators.getters.{request['getter']}")
+    env = types.SimpleNamespace(vm_platform="Linux", controller=_Controller(request["output"], request["files"]))
+    try:
+        return {"value": getattr(module, request["func"])(env, request.get("config", {}))}
+    except Exception as exc:  # noqa: BLE001 - the getter's crash is an answer too
+        return {"error": f"{type(exc).__name__}: {exc}"}
+
+
 def call(request: dict) -> dict:
+    if "getter" in request:
+        return getter(request)
     module = importlib.import_module(f"desktop_env.evaluators.metrics.{request['module']}")
     func = getattr(module, request["func"])
     try:
