@@ -121,7 +121,8 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
                  cells: str | None = None, tolerance: float = 1e-9, formulas: bool = False,
                  number_formats: bool = False, sheet_names: bool = True, exact_text: bool = False,
                  decimals: int | None = None, positions: list[int] | None = None,
-                 numeric_text: bool = False) -> Verdict:
+                 numeric_text: bool = False, within: list[tuple[str | int, str | int]] | None = None,
+                 names_at: dict[int, str] | None = None, gold_names_at: dict[int, str] | None = None) -> Verdict:
     """``path`` matches the gold workbook ``gold`` (in the suite's gold/ folder): the values of every
     cell of ``sheets`` (default all), or only the range ``cells`` (``A1:D20``); numbers within
     ``tolerance``. ``formulas``/``number_formats`` also compare those; ``sheet_names`` compares the
@@ -129,14 +130,21 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
     default), ``decimals`` rounds floats on both sides first (OSWorld's ``precision``);
     ``positions`` compares sheets by position instead (0 is each workbook's first sheet, whatever
     its name). ``numeric_text`` reads a column below its first row as numbers when every value in it
-    is a number or text that reads as one (how pandas, and so OSWorld, reads a sheet). Feedback
-    names the first cells that differ."""
+    is a number or text that reads as one (how pandas, and so OSWorld, reads a sheet). ``within``
+    also compares pairs of ``path``'s own sheets with each other, by the same rules (a copy of a
+    sheet equals its original; each given by name or position). ``names_at``/``gold_names_at``
+    name the sheet at a position of ``path``/of the gold workbook (OSWorld's printed sheets are
+    CSV files named after the sheet at a position). Feedback names the first cells that differ."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
     with tempfile.TemporaryDirectory(prefix="deskact-compare-") as tmp:
         act, ref = _books(p, Path(tmp)), _books(gold_file(ctx, gold), Path(tmp) / "gold")
     names_a, names_g = act[0].sheetnames, ref[0].sheetnames
+    for at, names, where in ((names_at, names_a, p.name), (gold_names_at, names_g, "the gold workbook")):
+        for i, want in (at or {}).items():
+            if not (0 <= i < len(names) and names[i] == want):
+                return Verdict.fail(f"{where} should have a sheet named {want!r} at position {i} (sheets: {names})")
     if sheet_names and sheets is None and names_a != names_g:
         return Verdict.fail(f"{p.name} has sheets {names_a}; the gold workbook has {names_g}")
     problems: list[str] = []
@@ -152,6 +160,13 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
         diffs = sheet_differences((act[0][name], act[1][name]), (ref[0][gold_name], ref[1][gold_name]),
                                   cells, tolerance, formulas, number_formats, exact_text, decimals, numeric_text)
         problems += [f"{name}!{d}" for d in diffs]
+    for first, second in within or []:
+        own = [names_a[i] if isinstance(i, int) and 0 <= i < len(names_a) else i for i in (first, second)]
+        if not all(isinstance(name, str) and name in names_a for name in own):
+            return Verdict.fail(f"{p.name} has no sheet {first!r} or {second!r} (sheets: {names_a})")
+        diffs = sheet_differences((act[0][own[0]], act[1][own[0]]), (act[0][own[1]], act[1][own[1]]), cells,
+                                  tolerance, formulas, number_formats, exact_text, decimals, numeric_text)
+        problems += [f"{own[0]}!{d.replace('(gold: ', f'({own[1]}: ')}" for d in diffs]
     if problems:
         more = f" and {len(problems) - 6} more" if len(problems) > 6 else ""
         return Verdict.fail(f"{p.name} differs from the gold workbook: " + "; ".join(problems[:6]) + more,

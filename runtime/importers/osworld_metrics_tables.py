@@ -45,6 +45,15 @@ def _sheet_pair(rule: dict[str, Any]) -> tuple[str, str | int]:
                          f" {rule.get('sheet_idx1')!r}; only a result sheet against the same expected sheet is translated")
 
 
+def _own_pair(rule: dict[str, Any]) -> tuple[str | int, str | int] | None:
+    """The two result sheets a sheet_data rule compares with each other (a sheet and its copy), or
+    None when it does not compare two sheets of the result."""
+    try:
+        return _sheet_ref(rule.get("sheet_idx0"), "R"), _sheet_ref(rule.get("sheet_idx1"), "R")
+    except Untranslatable:
+        return None
+
+
 def _sheet_ref(index: Any, book: str) -> str | int:
     """A sheet of the result (``book`` "R") or expected ("E") workbook: a name (``RN``/``EN``) or a
     position (``RI``/``EI``, or a bare number for the result), as ``_parse_sheet_idx`` reads it."""
@@ -65,13 +74,31 @@ def _table_files(env: MetricEnv, part: Part, needs_gold: bool) -> tuple[str, str
     return env.agent_path(listed_files(part, "result", "vm_file")[0][0]), None
 
 
+def _printed_name(listed: list[tuple[str, str]], where: str) -> str:
+    """The sheet name in the one CSV a getter lists beside its workbook (``<stem>-<sheet>.csv``)."""
+    prefix = f"{PurePosixPath(listed[0][1]).stem}-"
+    names = [item[1][len(prefix):-4] for item in listed[1:] if item[1].startswith(prefix) and item[1].endswith(".csv")]
+    if len(names) != 1:
+        raise Untranslatable(f"func compare_table: sheet_print by position needs the {where} getter to list one"
+                             f" {prefix}<sheet>.csv beside the workbook, not {len(names)}")
+    return names[0]
+
+
+def _printed_at(part: Part, rule: dict[str, Any]) -> tuple[str, str, dict[int, str], dict[int, str]]:
+    """sheet_print by position reads the CSV named after whatever the sheet at that position is
+    called when the task ends, and only the listed CSV is fetched: the same as the listed CSV's
+    sheet by name, with the sheet at that position having that name (in either workbook)."""
+    at, gold_at = _sheet_ref(rule.get("sheet_idx0"), "R"), _sheet_ref(rule.get("sheet_idx1"), "E")
+    sheet = _printed_name(listed_files(part, "result", "vm_file"), "result") if isinstance(at, int) else at
+    gold_sheet = _printed_name(listed_files(part, "expected", "cloud_file"), "expected") if isinstance(gold_at, int) else gold_at
+    return (sheet, gold_sheet, {at: sheet} if isinstance(at, int) else {},
+            {gold_at: gold_sheet} if isinstance(gold_at, int) else {})
+
+
 def _printed(env: MetricEnv, part: Part, rule: dict[str, Any]) -> None:
     """sheet_print: the CSV LibreOffice printed for the sheet (a postconfig command makes it) against
     the gold CSV, lines stripped, trailing blank lines dropped."""
-    sheet, gold_sheet = _sheet_ref(rule.get("sheet_idx0"), "R"), _sheet_ref(rule.get("sheet_idx1"), "E")
-    if isinstance(sheet, int) or isinstance(gold_sheet, int):
-        raise Untranslatable("func compare_table: sheet_print by position reads a CSV named after whatever the"
-                             " sheet is called when the task ends; only sheets by name are translated")
+    sheet, gold_sheet, _, _ = _printed_at(part, rule)
     result = _sibling(listed_files(part, "result", "vm_file"), sheet, "result")
     expected = _sibling(listed_files(part, "expected", "cloud_file"), gold_sheet, "expected")
     env.judge("csv.compare", path=env.agent_path(result[0]), reference=env.gold(*expected), strip=True,
@@ -108,8 +135,9 @@ def _styles(rule: dict[str, Any]) -> list[str]:
 
 def _compare_table(env: MetricEnv, part: Part) -> None:
     """sheet_data (pandas' DataFrame.equals after rounding floats to ``precision``, 4 by default:
-    every value, text taken exactly, a column of numbers and numeric text read as numbers) and
-    sheet_name rules -> one xlsx.compare (which also opens both workbooks, as the metric does
+    every value, text taken exactly, a column of numbers and numeric text read as numbers; a result
+    sheet against the expected one, or two result sheets against each other) and sheet_name rules
+    -> one xlsx.compare (which also opens both workbooks, as the metric does
     first); sheet_fuzzy and check_cell (values) -> xlsx.ranges; sheet_print -> csv.compare;
     chart -> xlsx.charts; pivot_table -> xlsx.pivots; freeze, zoom, row_props and col_props ->
     xlsx.view; data_validation -> xlsx.validation_rules; style and check_cell's style props ->
@@ -122,7 +150,8 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
     if unsupported:
         raise Untranslatable(f"func compare_table: rule types {unsupported} have no xlsx.compare option")
     data = [r for r in rules if r["type"] == "sheet_data"]
-    pairs = [_sheet_pair(r) for r in data]
+    own = [pair for r in data if (pair := _own_pair(r)) is not None]
+    pairs = [_sheet_pair(r) for r in data if _own_pair(r) is None]
     kinds = {kind for kind, _ in pairs}
     names_too = any(r["type"] == "sheet_name" for r in rules)
     if len(kinds) > 1 or (kinds == {"name"} and names_too):
@@ -138,14 +167,22 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
               for r in fuzzy]
     cells = [(_sheet_ref(r.get("sheet_idx"), "R"), _cell_checks(r)) for r in checks]
     printed = [r for r in rules if r["type"] == "sheet_print"]
+    names_at: dict[int, str] = {}
+    gold_names_at: dict[int, str] = {}
+    for rule in printed:
+        _, _, at, gold_at = _printed_at(part, rule)
+        names_at.update(at)
+        gold_names_at.update(gold_at)
     charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props", "style") for r in rules)
     path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
-    if data or names_too or not (fuzzy or checks):
+    if data or names_too or names_at or gold_names_at or not (fuzzy or checks):
         picked = [value for _, value in pairs]
         # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
         env.judge("xlsx.compare", path=path, gold=gold, sheet_names=names_too, exact_text=True, numeric_text=True,
                   decimals=data[0].get("precision", 4) if data else None, tolerance=0,
-                  sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked)
+                  sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked,
+                  within=[list(pair) for pair in own] or None, names_at=names_at or None,
+                  gold_names_at=gold_names_at or None)
     for sheet, gold_sheet, range_rules in ranges:
         env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=escaped(range_rules))
     for (sheet, sheet_checks), rule in zip(cells, checks):

@@ -50,22 +50,23 @@ def test_office_files_with_their_options() -> None:
     ({"func": "compare_docx_files", "result": FILE, "expected": GOLD, "options": {"content_only": True}},
      "option content_only makes the metric return a similarity"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
-      "options": {"rules": [{"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}, "rule types ['style']"),
+      "options": {"rules": [{"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["font_shadow"]}]}},
+     "style props ['font_shadow'] are not cell properties"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
       "options": {"rules": [{"type": "pivot_table"}]}}, "sheet index None is not a sheet of the result workbook"),
     ({"func": "compare_table", "result": FILE, "options": {"rules": [
-        {"type": "check_cell", "sheet_idx": 0, "coordinate": "A1", "props": {"font_bold": {"method": "eq", "ref": True}}}]}},
-     "check_cell props ['font_bold'] (cell styles)"),
+        {"type": "check_cell", "sheet_idx": 0, "coordinate": "A1", "props": {"shadow": {"method": "eq", "ref": True}}}]}},
+     "check_cell props ['shadow'] are not cell properties"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
         {"type": "sheet_fuzzy", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1",
          "rules": [{"range": ["A1"], "type": "exact_match", "unknown": 1}]}]}}, "xlsx.ranges"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD,
-      "options": {"rules": [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": 1}]}},
+      "options": {"rules": [{"type": "sheet_data", "sheet_idx0": "EI0", "sheet_idx1": "EI1"}]}},
      "only a result sheet against the same expected sheet"),
     ({"func": "compare_text_file", "result": {"type": "vm_file", "path": ["a", "b"]}, "expected": GOLD},
      "is translated for one vm_file"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
-        {"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}, "sheet_print by position"),
+        {"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}, "sheet_print by position needs the result"),
     ({"func": "compare_table", "result": FILE, "expected": GOLD, "options": {"rules": [
         {"type": "sheet_print", "sheet_idx0": "RNSheet1", "sheet_idx1": "ENSheet1"}]}},
      "sheet_print reads a-Sheet1.csv, which the result getter does not list"),

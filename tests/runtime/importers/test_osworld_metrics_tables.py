@@ -1,0 +1,77 @@
+"""compare_table rules picked by position or reading cell styles (osworld_metrics_tables.py): the
+judges they become. Verdicts against desktop-env: osworld_conformance/test_conformance_table_*.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from deskact.runtime.importers.osworld_metrics import Translation, translate_evaluator
+
+BOOK = {"type": "vm_file", "path": "/home/user/PeriodRate.xlsx", "dest": "PeriodRate.xlsx"}
+GOLD = {"type": "cloud_file", "path": "https://example.org/gt.xlsx", "dest": "gt.xlsx"}
+
+
+def translate(evaluator: Any) -> Translation:
+    return translate_evaluator(evaluator, lambda url, name: f"t/{name}",
+                               lambda p: "${HOME}" + p.removeprefix("/home/user"), lambda c: str(c))
+
+
+def _table(rules: list[dict[str, Any]], **parts: Any) -> Translation:
+    return translate({"func": "compare_table", "result": BOOK, "expected": GOLD, "options": {"rules": rules}, **parts})
+
+
+def test_style_rule_becomes_xlsx_styles_beside_the_data() -> None:
+    out = _table([{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"},
+                  {"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["font_color"]}])
+    assert out.reasons == []
+    assert out.judge[0]["xlsx.compare"]["positions"] == [0]
+    assert out.judge[1] == {"xlsx.styles": {"path": "${HOME}/PeriodRate.xlsx", "gold": "t/gt.xlsx",
+                                            "same": ["font_color"], "sheet": 0, "gold_sheet": 0}}
+    assert any("conditional formatting" in note for note in out.notes)
+
+
+def test_check_cell_splits_value_and_style_props() -> None:
+    props = {"bgcolor": {"method": "eq", "ref": "FF0000FF"}, "font_bold": {"method": "eq", "ref": True},
+             "value": {"method": "eq", "ref": "Demographic Profile"}}
+    out = translate({"func": "compare_table", "result": BOOK, "options": {"rules": [
+        {"type": "check_cell", "sheet_idx": "RNSheet2", "coordinate": "A1", "props": props}]}})
+    assert out.reasons == []
+    ranges, styles = out.judge[0]["xlsx.ranges"], out.judge[1]["xlsx.styles"]
+    assert ranges["sheet"] == "Sheet2" and [c["coordinate"] for c in ranges["checks"]] == ["A1"]
+    assert styles["sheet"] == "Sheet2" and "gold" not in styles
+    assert styles["checks"] == [{"coordinate": "A1", "prop": "bgcolor", "method": "eq", "ref": "FF0000FF"},
+                                {"coordinate": "A1", "prop": "font_bold", "method": "eq", "ref": True}]
+
+
+def test_check_cell_with_only_style_props_needs_no_value_judge() -> None:
+    out = translate({"func": "compare_table", "result": BOOK, "options": {"rules": [
+        {"type": "check_cell", "sheet_idx": 0, "coordinate": "B2", "props": {"font_bold": {"method": "eq", "ref": True}}}]}})
+    assert [next(iter(s)) for s in out.judge] == ["xlsx.styles"]
+
+
+def test_sheet_against_its_copy_is_compared_within_the_result() -> None:
+    out = _table([{"type": "sheet_name"}, {"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": 1},
+                  {"type": "sheet_data", "sheet_idx0": 1, "sheet_idx1": "EI1"},
+                  {"type": "sheet_data", "sheet_idx0": 2, "sheet_idx1": "EI2"}])
+    assert out.reasons == []
+    params = out.judge[0]["xlsx.compare"]
+    assert params["within"] == [[0, 1]] and params["positions"] == [1, 2] and params["sheet_names"] is True
+
+
+def test_sheet_print_by_position_names_the_printed_sheet() -> None:
+    result = {"type": "vm_file", "multi": True, "path": ["/home/user/C.xlsx", "/home/user/C-Sheet1.csv"],
+              "dest": ["C.xlsx", "C-Sheet1.csv"]}
+    expected = {"type": "cloud_file", "multi": True, "path": ["https://e.org/g.xlsx", "https://e.org/g.csv"],
+                "dest": ["C_gold.xlsx", "C_gold-Sheet1.csv"]}
+    out = _table([{"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}], result=result, expected=expected)
+    assert out.reasons == []
+    compare, printed = out.judge[0]["xlsx.compare"], out.judge[1]["csv.compare"]
+    assert compare["names_at"] == {0: "Sheet1"} and compare["gold_names_at"] == {0: "Sheet1"}
+    assert printed["path"] == "${HOME}/C-Sheet1.csv" and printed["reference"] == "t/C_gold-Sheet1.csv"
+
+
+def test_sheet_print_by_position_without_one_listed_csv_is_reported() -> None:
+    result = {"type": "vm_file", "multi": True, "path": ["/home/user/C.xlsx", "/home/user/C-A.csv", "/home/user/C-B.csv"],
+              "dest": ["C.xlsx", "C-A.csv", "C-B.csv"]}
+    out = _table([{"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}], result=result)
+    assert any("needs the result getter to list one C-<sheet>.csv" in r for r in out.reasons), out.reasons
