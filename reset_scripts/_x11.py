@@ -56,7 +56,9 @@ def list_windows(display: str) -> list[Window]:
     with _connect(display) as d:
         root = d.screen().root
         clients = root.get_full_property(d.intern_atom("_NET_CLIENT_LIST"), Xatom.WINDOW)
-        if clients is not None:
+        # A window manager that died leaves its last client list on the root window: trust the
+        # list only while the WM still owns WM_S0, else new windows would never be listed.
+        if clients is not None and d.get_selection_owner(d.intern_atom("WM_S0")) != X.NONE:
             candidates = [d.create_resource_object("window", wid) for wid in clients.value]
             viewable_only = False
         else:  # no window manager: walk the tree

@@ -171,6 +171,17 @@ def _wm_running(conn: Any) -> bool:
     return bool(conn.get_selection_owner(conn.intern_atom("WM_S0")) != X.NONE)
 
 
+def _wm_ready(conn: Any) -> bool:
+    """The window manager manages new windows: it owns WM_S0 and has published its client list.
+    Openbox takes WM_S0 early in its start; a window mapped before the list appears was seen
+    never to be mapped at all (its MapRequest lost), e.g. Chromium opened right after a reset."""
+    from Xlib import Xatom
+
+    if not _wm_running(conn):
+        return False
+    return conn.screen().root.get_full_property(conn.intern_atom("_NET_CLIENT_LIST"), Xatom.WINDOW) is not None
+
+
 _OB_RC = Path("/etc/xdg/openbox/rc.xml")
 _OB_NS = "http://openbox.org/3.4/rc"
 _OB_RUNS_PROGRAMS = {"execute", "restart"}  # Restart may name a program to exec instead of openbox
@@ -303,7 +314,6 @@ class Display:
                 self._start_vnc()
             if self.vnc_web:
                 self._start_web()
-            self._hold(_x_connect(self.name))
         except BaseException:
             self.stop()
             raise
@@ -330,6 +340,7 @@ class Display:
 
     def _forget_framebuffer(self) -> None:
         """Stop any Xvfb of this display, then remove its screen file's folder."""
+        self._drop_holder()
         proc = self._procs.pop("xvfb", None)
         if proc is not None:
             _kill_group(proc)
@@ -345,6 +356,13 @@ class Display:
         conn.screen().root.change_property(conn.intern_atom(_GENERATION), Xatom.STRING, 8, b"1")
         conn.sync()
         self._holder = conn
+
+    def _take_holder(self) -> None:
+        try:
+            conn = _x_connect(self.name)
+        except Exception as exc:  # Xlib raises several types for "refused until Xvfb listens"
+            raise DisplayError(str(exc)) from exc
+        self._hold(conn)
 
     def _drop_holder(self) -> None:
         holder, self._holder = self._holder, None
@@ -519,7 +537,10 @@ class Display:
         finally:
             os.close(read_fd)
         self.name = f":{number}"
-        self._wait_until("X server accepts connections", lambda: self._try(probe, self.name), proc)
+        # The first connection becomes the holder at once: a probe that connected and closed would
+        # leave the server without clients, and it would reset under whoever connects next
+        # ("Connection reset by peer" in the window manager's or a test's first request).
+        self._wait_until("X server accepts connections", lambda: self._try(self._take_holder), proc)
         if self._fb_dir is not None:
             framebuffer.register(self.name, Path(self._fb_dir) / "Xvfb_screen0")
 
@@ -559,26 +580,11 @@ class Display:
             argv += ["--config-file", str(openbox_config())]
         proc = _spawn(argv, self._child_env())
         self._procs["wm"] = proc
-        conn = self._connect_past_reset()
+        conn = _x_connect(self.name)  # the holder is connected: the server cannot reset under us
         try:
-            self._wait_until(f"window manager {self.window_manager!r} owns WM_S0", lambda: _wm_running(conn), proc)
+            self._wait_until(f"window manager {self.window_manager!r} manages windows", lambda: _wm_ready(conn), proc)
         finally:
             conn.close()
-
-    def _connect_past_reset(self) -> Any:
-        """A connection that a server reset will not cut: the readiness probe's close leaves the
-        server without clients, and it resets; a connection accepted just then is closed by the
-        server ("Display connection closed by server", seen under load). A round trip proves it."""
-        deadline = time.monotonic() + self.start_timeout
-        while True:
-            try:
-                conn = _x_connect(self.name)
-                conn.get_input_focus()
-                return conn
-            except Exception:  # cut or refused during the reset: try again
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
 
     def _start_vnc(self) -> None:
         x11vnc = shutil.which("x11vnc")

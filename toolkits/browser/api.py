@@ -278,8 +278,14 @@ class Browser:
         return self._run(lambda: self._page().locator(selector).evaluate_all(script, limit))
 
     def evaluate(self, script: str) -> Any:
-        """Run JavaScript in the active tab and return its (JSON) value, e.g. ``"document.title"``."""
-        return self._run(lambda: self._page().evaluate(script))
+        """Run JavaScript in the active tab and return its (JSON) value, e.g. ``"document.title"``.
+        Waits until the tab's document is parsed: a click's navigation has only committed when
+        ``click`` returns, and a script run then would see a half-built page."""
+        def go() -> Any:
+            page = self._page()
+            page.wait_for_load_state("domcontentloaded")
+            return page.evaluate(script)
+        return self._run(go)
 
     def screenshot(self, full_page: bool = False) -> Any:
         """A PIL image of the active tab's page (not the window around it)."""

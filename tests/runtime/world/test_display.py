@@ -247,3 +247,26 @@ def test_a_worker_restarts_a_window_manager_an_app_made_exit(requires_xvfb: None
         assert worker.display() is display
         assert display.pids["wm"] != old and _alive(display.pids["wm"])
         assert _wm_owner(display.name) != 0
+
+
+def test_a_window_mapped_right_after_start_is_managed(requires_xvfb: None) -> None:
+    """start() returns once the window manager manages windows, not when it merely owns WM_S0:
+    a window mapped in between was never mapped (Chromium opened right after a reset)."""
+    from deskact.reset_scripts._x11 import wait_for_window
+    from Xlib import X
+    from Xlib import display as xlib_display
+
+    for _ in range(3):
+        with Display(width=640, height=480) as display:
+            conn = xlib_display.Display(display.name)
+            try:
+                screen = conn.screen()
+                window = screen.root.create_window(0, 0, 100, 100, 0, screen.root_depth, X.InputOutput,
+                                                   X.CopyFromParent)
+                window.set_wm_name("first window")
+                window.map()
+                conn.sync()
+                wait_for_window(display.name, "first window", timeout=10)
+                assert window.get_attributes().map_state == X.IsViewable
+            finally:
+                conn.close()
