@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (registration)
     google,
     groups,
     image,
+    image_layout,
     judges,
     packages,
     pdf,

@@ -88,11 +88,8 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "is_expected_tabs", "is_expected_url_pattern_match", "is_expected_installed_extensions",
         "is_expected_search_query", "check_direct_json_object", "is_in_list", "compare_htmls",
         "check_html_background_image"],
-    "a GIMP metric that finds a shape, text or background by colour heuristics: no deskact judge decides as it"
-    " does": ["check_green_background", "check_textbox_on_leftside", "check_triangle_position"],
-    "a GIMP metric measuring content sizes or sharpness by its own transparency and resizing rules: no deskact"
-    " judge decides as it does": ["check_structure_sim_resized", "check_image_size", "check_sharper",
-                                   "check_image_file_size"],
+    "a GIMP metric of sharpness (the variance of OpenCV's Laplacian of OpenCV's own grayscale decoding): no"
+    " deskact judge decides as it does": ["check_sharper"],
     "a VLC metric of playing state, window size or media similarity: no deskact judge decides as it does": [
         "compare_videos", "is_vlc_fullscreen", "is_vlc_playing", "compare_audios"],
     "a Thunderbird metric (the thunderbird domain's issue)": [

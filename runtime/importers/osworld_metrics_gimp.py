@@ -3,9 +3,12 @@
 GIMP tasks compare the agent's export (``result``, a vm_file) with the task's original image,
 which is a vm_file too: read from the VM after the agent's turn, so the judges get it as
 ``original`` (the world's file as it is then), never as a gold copy. Expected files on the web
-(cloud_file) become ``reference``. The metrics that locate shapes or text by colour heuristics
-(check_green_background, check_triangle_position, check_textbox_on_leftside) and the size and
-resize checks with their transparency rules have no faithful judge and are reported.
+(cloud_file) become ``reference``. The metrics that locate a background, text or a shape by
+colour rules (check_green_background, check_textbox_on_leftside, check_triangle_position) and
+the size and resize checks with their transparency rules (check_image_size,
+check_structure_sim_resized) become the image.* judges of judges/image_layout.py, which keep
+those rules. check_sharper (the variance of OpenCV's Laplacian of OpenCV's own grayscale
+decoding) stays reported.
 """
 
 from __future__ import annotations
@@ -93,6 +96,55 @@ def _file_size(env: MetricEnv, part: Part) -> None:
     env.judge("files.stat", path=path, max_size=math.ceil(limit) - 1)
 
 
+def _green_background(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "image.green_background")
+    known_options(part, set(), {})
+    path, other = _compared(env, part)
+    env.judge("image.green_background", path=path, **other)
+
+
+def _one_image(judge_name: str, **params: Any) -> Callable[[MetricEnv, Part], None]:
+    """A metric of the result alone (no expected): its judge on the result file."""
+    def convert(env: MetricEnv, part: Part) -> None:
+        needs_judge(part["func"], judge_name)
+        known_options(part, set(), {})
+        if part.get("expected"):
+            raise Untranslatable(f"func {part['func']}: an expected value, which the metric takes no argument for")
+        env.judge(judge_name, path=env.agent_path(listed_files(part, "result", "vm_file")[0][0]), **params)
+
+    return convert
+
+
+def _size_rule(rule: dict[str, Any], key: str) -> int | None:
+    value = rule.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != int(value):
+        raise Untranslatable(f"func check_image_size: {key} {value!r} is not a whole number of pixels")
+    return int(value)
+
+
+def _image_size(env: MetricEnv, part: Part) -> None:
+    """Width and height as the metric measures them (the opaque box where it looks at transparency)."""
+    needs_judge(part["func"], "image.content_size")
+    known_options(part, set(), {})
+    rule = rules_of(part)
+    ignore = rule.get("ignore_transparent", False)
+    if not isinstance(ignore, bool):
+        raise Untranslatable(f"func check_image_size: ignore_transparent {ignore!r} is not true or false")
+    sizes = {key: _size_rule(rule, key) for key in ("width", "height")}
+    path = env.agent_path(listed_files(part, "result", "vm_file")[0][0])
+    env.judge("image.content_size", path=path, **{k: v for k, v in sizes.items() if v is not None},
+              **({"ignore_transparent": True} if ignore else {}))
+
+
+def _structure_resized(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "image.structure_resized")
+    known_options(part, set(), {})
+    path, other = _compared(env, part)
+    env.judge("image.structure_resized", path=path, **other, min_ssim=0.9)
+
+
 GIMP: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_structure_sim": _structure(),
     "check_file_exists_and_structure_sim": _structure(),
@@ -103,6 +155,11 @@ GIMP: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_palette_and_structure_sim": _palette,
     "check_config_status": _config_status,
     "check_image_file_size": _file_size,
+    "check_green_background": _green_background,
+    "check_textbox_on_leftside": _one_image("image.dark_at_left", within=0.05),
+    "check_triangle_position": _one_image("image.shape_centred", tolerance=0.05),
+    "check_image_size": _image_size,
+    "check_structure_sim_resized": _structure_resized,
 }
 """OSWorld GIMP metric func -> translation; conformance tests in
 tests/runtime/importers/osworld_conformance/test_conformance_gimp.py."""

@@ -50,9 +50,10 @@ def test_config_status_reads_the_profile_file() -> None:
     assert "only a file of the GIMP profile folder" in translate(bad).reasons[0]
 
 
-def test_heuristic_metrics_are_reported() -> None:
-    out = translate({"func": "check_triangle_position", "result": {"type": "vm_file", "path": "/home/user/a.png"}})
-    assert out.reasons == ["func check_triangle_position: no deskact judge checks the same thing"]
+def test_the_sharpness_metric_is_reported() -> None:
+    out = translate({"func": "check_sharper", "result": {"type": "vm_file", "path": "/home/user/a.png"},
+                     "expected": {"type": "vm_file", "path": "/home/user/b.png"}})
+    assert out.reasons == ["func check_sharper: no deskact judge checks the same thing"]
 
 
 def test_a_launch_of_gimp_becomes_apps_gimp() -> None:
