@@ -2,7 +2,7 @@
 # Set everything up, then run the `os` suite headless with the offline reference model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+bash scripts/setup.sh
 out=runs/demo-$(date +%Y%m%d-%H%M%S)
 # In a terminal the run shows a live view; into a log it prints only totals (not a line per task).
 progress=auto; [[ -t 1 ]] || progress=totals

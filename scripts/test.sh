@@ -2,5 +2,5 @@
 # Set everything up, then run the whole test suite (no API keys, no network needed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+bash scripts/setup.sh
 exec .venv/bin/python -m pytest -q "$@"
