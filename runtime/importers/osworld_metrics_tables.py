@@ -69,6 +69,10 @@ def _sheet_ref(index: Any, book: str) -> str | int:
 
 
 def _table_files(env: MetricEnv, part: Part, needs_gold: bool) -> tuple[str, str | None]:
+    if (part.get("expected") or {}).get("type") == "vm_file":
+        raise Untranslatable("func compare_table: the expected workbook is a vm_file, the gold as the VM's LibreOffice"
+                             " opened and saved it after the episode (postconfig); a gold in the world is within the"
+                             " agent's reach, and a host gold is not that re-saved file")
     if needs_gold or (part.get("expected") or {}).get("type") is not None:
         return result_and_gold(env, part)
     return env.agent_path(listed_files(part, "result", "vm_file")[0][0]), None
