@@ -32,6 +32,9 @@ from .. import _x11
 TEXT_EXTENSIONS = {".txt", ".md", ".py", ".csv", ".json", ".log", ".sh", ".yaml", ".yml", ".ini",
                    ".cfg", ".conf", ".toml", ".xml", ".html", ".css", ".js", ".tsv", ""}
 OFFICE_EXTENSIONS = {".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".rtf"}
+PDF_EXTENSIONS = {".pdf"}
+VIDEO_EXTENSIONS = {".mp4", ".mkv", ".avi", ".webm", ".mov", ".mp3", ".wav", ".ogg", ".flac"}
+"""Media apps.open gives to VLC (the player OSWorld's VM opens them in)."""
 
 # LibreOffice starts with a "tip of the day" dialog on a fresh profile; turn it off.
 _LO_REGISTRY = """<?xml version="1.0" encoding="UTF-8"?>
@@ -238,7 +241,8 @@ def app_for(path: Path | StepPath) -> list[str]:
         return ["mousepad"]
     raise StepFailed(
         f"apps.open: no default app for {path.name!r}; pass `app` (known: text files -> mousepad,"
-        f" {', '.join(sorted(OFFICE_EXTENSIONS))} -> libreoffice)"
+        f" {', '.join(sorted(OFFICE_EXTENSIONS))} -> libreoffice, .pdf -> Chromium's PDF viewer,"
+        f" {', '.join(sorted(VIDEO_EXTENSIONS))} -> vlc)"
     )
 
 
@@ -246,11 +250,22 @@ def app_for(path: Path | StepPath) -> list[str]:
 def apps_open(
     ctx: StepContext, path: str, window: str | None = None, app: str | None = None, timeout: float = 60
 ) -> None:
-    """Open a file in its app (text -> mousepad, office files -> libreoffice, or ``app``)
-    and wait for a window titled with ``window`` (default: the file's name)."""
+    """Open a file in its app (text -> mousepad, office files -> libreoffice, PDFs -> Chromium's PDF
+    viewer, videos -> VLC, playing; or ``app``) and wait for a window titled with ``window`` (default:
+    the file's name; a PDF's viewer window is found by its class, VLC's as apps.vlc finds it)."""
     p = ctx.path(path)
     if not p.exists():
         raise StepFailed(f"apps.open: {p} does not exist")
+    if app is None and window is None and p.suffix.lower() in PDF_EXTENSIONS:
+        from .pdf_viewer import open_pdf  # it imports this module
+
+        open_pdf(ctx, p, timeout)
+        return
+    if app is None and window is None and p.suffix.lower() in VIDEO_EXTENSIONS:
+        from .vlc import apps_vlc  # it imports this module
+
+        apps_vlc(ctx, path, paused=False, timeout=timeout)
+        return
     argv = shlex.split(app) if app else app_for(p)
     launch(ctx, [*argv, str(p)], window if window is not None else p.name, timeout, "apps.open")
 

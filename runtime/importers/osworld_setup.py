@@ -156,13 +156,19 @@ class Setup:
             into.append(self.download_step(f["url"], vm_path(f["path"])))
 
     def _open(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
-        from ...reset_scripts.apps.launcher import OFFICE_EXTENSIONS, TEXT_EXTENSIONS
+        from ...reset_scripts.apps.launcher import OFFICE_EXTENSIONS, PDF_EXTENSIONS, TEXT_EXTENSIONS, VIDEO_EXTENSIONS
 
         suffix = PurePosixPath(str(p["path"])).suffix.lower()
-        if suffix not in OFFICE_EXTENSIONS | TEXT_EXTENSIONS:
-            # OSWorld's xdg-open picks the VM's app (VLC, GIMP, a browser); apps.open would fail at reset.
-            raise Untranslatable(f"open: no deskact app opens {suffix} files (apps.open knows text and office files)")
+        if suffix not in OFFICE_EXTENSIONS | TEXT_EXTENSIONS | PDF_EXTENSIONS | VIDEO_EXTENSIONS:
+            # OSWorld's xdg-open picks the VM's app (GIMP, a browser); apps.open would fail at reset.
+            raise Untranslatable(f"open: no deskact app opens {suffix} files (apps.open knows text, office, PDF"
+                                 " and media files)")
         into.append(step("reset", "apps.open", path=vm_path(p["path"])))
+        if suffix in PDF_EXTENSIONS:
+            self.notes.append(f"{where} open of a PDF: Chromium's PDF viewer in its own window (OSWorld's VM opens"
+                              " its document viewer)")
+        elif suffix in VIDEO_EXTENSIONS:
+            self.notes.append(f"{where} open of a media file: VLC, playing it (as OSWorld's VM opens it)")
         self.office |= str(p["path"]).lower().endswith(OFFICE_SUFFIXES)
 
     def _launch(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:

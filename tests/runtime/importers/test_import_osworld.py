@@ -281,11 +281,21 @@ def test_only_web_urls_are_imported(tmp_path: Path) -> None:
 
 
 def test_opening_a_file_no_deskact_app_opens_is_reported(tmp_path: Path) -> None:
-    """OSWorld's xdg-open picks VLC for a video; apps.open has no app for it and would fail at reset."""
+    """OSWorld's xdg-open picks GIMP for an image; apps.open has no app for it and would fail at reset.
+    A video (VLC) and a PDF (Chromium's viewer) are opened."""
     task = {"id": "0000beef-1", "snapshot": "vlc", "instruction": "Play it.",
-            "config": [{"type": "open", "parameters": {"path": "/home/user/video.mp4"}}],
+            "config": [{"type": "open", "parameters": {"path": "/home/user/video.mp4"}},
+                       {"type": "open", "parameters": {"path": "/home/user/notes.pdf"}}],
             "evaluator": {"func": "infeasible"}}
     (tmp_path / "vlc").mkdir()
     (tmp_path / "vlc" / "t.json").write_text(json.dumps(task))
-    (skipped,) = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out")).skipped
-    assert skipped.reasons == ["open: no deskact app opens .mp4 files (apps.open knows text and office files)"]
+    report = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out"))
+    assert not report.skipped
+    (converted,) = _tasks(tmp_path / "out").values()
+    assert [s for s in converted["reset"] if "apps.open" in s] == [
+        {"apps.open": {"path": "${HOME}/video.mp4"}}, {"apps.open": {"path": "${HOME}/notes.pdf"}}]
+    assert converted["visual"] is True
+    task["config"] = [{"type": "open", "parameters": {"path": "/home/user/pic.xcf"}}]
+    (tmp_path / "vlc" / "t.json").write_text(json.dumps(task))
+    (skipped,) = import_osworld(tmp_path, ImportOptions(out=tmp_path / "out2")).skipped
+    assert skipped.reasons == ["open: no deskact app opens .xcf files (apps.open knows text, office, PDF and media files)"]
