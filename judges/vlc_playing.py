@@ -49,6 +49,11 @@ def fetch_status(netns_pid: int | None, port: int = HTTP_PORT, password: str = H
     return body
 
 
+NAME_FIELDS = ("filename", "title", "uri", "location", "name")
+"""The meta fields OSWorld's is_vlc_playing (desktop-env 1.0.2) takes the open file's name from: the
+first one present and not empty."""
+
+
 class PlayingInfo:
     """What status.xml says: ``state`` (playing, paused, stopped), the file's name, fullscreen."""
 
@@ -62,16 +67,22 @@ class PlayingInfo:
                 for info in category.iter("info"):
                     if info.get("name") == "filename":
                         self.file = (info.text or "").strip()
+        # As is_vlc_playing reads it: the meta category directly under <information>, text unstripped.
+        texts = (root.findtext(f"information/category[@name='meta']/info[@name='{n}']") for n in NAME_FIELDS)
+        self.name = next((t for t in texts if t), "")
 
 
 @judge("vlc.playing")
 def vlc_playing(ctx: StepContext, state: Literal["playing", "paused", "stopped"] | None = None,
-                file: str | None = None, fullscreen: bool | None = None) -> Verdict:
+                file: str | None = None, file_end: str | None = None, fullscreen: bool | None = None) -> Verdict:
     """VLC (started by ``apps.vlc`` with ``http: true``) is in ``state``, has the file named ``file``
     open (its name, as VLC's status shows it) and is fullscreen or not, each when given; read from
-    its web interface's status.xml inside the task's world, as OSWorld's VLC playing metrics do."""
-    if state is None and file is None and fullscreen is None:
-        raise ValueError("vlc.playing needs a state, a file or fullscreen")
+    its web interface's status.xml inside the task's world, as OSWorld's VLC playing metrics do.
+    ``file_end``: the open item's name ends with it, the name taken as OSWorld's ``is_vlc_playing``
+    takes it (the first of the meta fields filename, title, uri, location and name that is there and
+    not empty)."""
+    if state is None and file is None and file_end is None and fullscreen is None:
+        raise ValueError("vlc.playing needs a state, a file, a file_end or fullscreen")
     try:
         # Judges run with the world frozen; VLC answers only while it runs (browser.py's way).
         with ctx.world.thawed() if ctx.world is not None else nullcontext():
@@ -86,6 +97,8 @@ def vlc_playing(ctx: StepContext, state: Literal["playing", "paused", "stopped"]
         wrong.append(f"VLC should be {state} but is {info.state or 'in no state'}")
     if file is not None and info.file != file:
         wrong.append(f"VLC should have {file!r} open but has {info.file or 'nothing'!r}")
+    if file_end is not None and not (info.name and info.name.endswith(file_end)):
+        wrong.append(f"VLC should have a file whose name ends with {file_end!r} open but has {info.name or 'nothing'!r}")
     if fullscreen is not None and info.fullscreen != fullscreen:
         wrong.append(f"VLC should {'' if fullscreen else 'not '}be fullscreen")
     if wrong:

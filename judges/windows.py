@@ -160,3 +160,47 @@ def windows_state(ctx: StepContext, contains: str, state: State) -> Verdict:
         return Verdict.ok(f"window {contains!r} is {state}", states=shown)
     return Verdict.fail(f"window {contains!r} should be {state} but is {actual} (_NET_WM_STATE: {', '.join(shown)})",
                         states=shown)
+
+
+# --- windows.screen_sized: OSWorld's is_vlc_fullscreen with its vm_window_size/vm_screen_size getters. ---
+
+
+def _first_of_class(d: Any, wm_class: str) -> tuple[int, int] | None:
+    """(width, height) of the first window of the WM's client list whose WM_CLASS instance or class
+    is ``wm_class`` (case-insensitive); the client's own size, its frame left out."""
+    clients = d.screen().root.get_full_property(d.intern_atom("_NET_CLIENT_LIST"), Xatom.WINDOW)
+    for wid in clients.value if clients is not None else []:
+        try:
+            w = d.create_resource_object("window", wid)
+            names = w.get_wm_class()
+            if names is None or wm_class.lower() not in [str(n).lower() for n in names]:
+                continue
+            geo = w.get_geometry()
+            return int(geo.width), int(geo.height)
+        except xerror.XError:  # gone while looked at: the next one, as OSWorld's getter does
+            continue
+    return None
+
+
+@judge("windows.screen_sized")
+def windows_screen_sized(ctx: StepContext, wm_class: str) -> Verdict:
+    """The first window in the window manager's client list (``_NET_CLIENT_LIST``, in the order
+    windows were first shown) whose WM_CLASS instance or class is ``wm_class`` (case-insensitive)
+    is exactly as wide and as high as the screen, its own area without the window manager's frame:
+    a fullscreen window is, a maximized one under its title bar is not. As OSWorld's
+    ``is_vlc_fullscreen`` decides from its ``vm_window_size`` and ``vm_screen_size`` getters."""
+    if not ctx.display:
+        raise RuntimeError(f"windows.screen_sized needs a display, but task {ctx.task_id or '?'} has none"
+                           " (set visual: true)")
+    d = xdisplay.Display(ctx.display)
+    try:
+        screen = (int(d.screen().width_in_pixels), int(d.screen().height_in_pixels))
+        size = _first_of_class(d, wm_class)
+    finally:
+        d.close()
+    if size is None:
+        return Verdict.fail(f"no window of class {wm_class!r} is open")
+    shown = f"{size[0]}x{size[1]} on a {screen[0]}x{screen[1]} screen"
+    if size != screen:
+        return Verdict.fail(f"the {wm_class} window is {shown}, not the screen's size", size=list(size))
+    return Verdict.ok(f"the {wm_class} window fills the screen ({shown})", size=list(size))

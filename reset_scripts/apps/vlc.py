@@ -11,6 +11,7 @@ with ``qt-privacy-ask=0``. OSWorld's VLC metrics read that file.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -98,15 +99,17 @@ HTTP_PASSWORD = "deskact"
 
 @reset_step("apps.vlc")
 def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, start_paused: bool = False,
-             http: bool = False, timeout: float = 30) -> None:
+             http: bool = False, options: list[str] | None = None, timeout: float = 30) -> None:
     """Start VLC (its Qt interface) with the media at ``path`` open, or none, and wait until its
     window is drawn, maximized as a person watches. ``paused`` (the default) plays the media to its
     end and pauses on its last frame, so the first observation is a still frame of it (a long file
     plays on until then); otherwise VLC plays it and stops at the end. ``start_paused`` holds it
     paused before its first frame instead (the window shows VLC's cone). ``http`` adds VLC's web
     interface on the world's 127.0.0.1:8080 (password ``deskact``), which ``vlc.playing`` reads.
-    The agent's vlcrc (``${HOME}/.config/vlc/vlcrc``) is seeded from a settled template unless one
-    is there."""
+    ``options`` are VLC's own command-line options, each ``--name`` or ``--name=value`` (as
+    ``--start-time=15``, ``--repeat``), given before the media and after ``paused``'s; an option
+    that is not of that form is refused. The agent's vlcrc (``${HOME}/.config/vlc/vlcrc``) is
+    seeded from a settled template unless one is there."""
     if not ctx.display:
         raise StepFailed(f"apps.vlc needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
     argv = ["vlc", "--no-qt-privacy-ask", "--no-video-title-show"]
@@ -123,13 +126,25 @@ def apps_vlc(ctx: StepContext, path: str | None = None, paused: bool = True, sta
             # --start-paused holds VLC before its first frame (the window shows the cone); playing
             # the short clip to its end and pausing there leaves a frame of it on screen, still.
             argv.append("--play-and-pause")
+        argv += check_options(options or [])
         argv.append(str(media))
+    elif options:
+        argv += check_options(options)
     seed_vlcrc(ctx)
     launch(ctx, as_player(ctx) + argv, WINDOW, timeout, "apps.vlc")
     found = _x11.find_window(ctx.display, WINDOW)
     if found is not None:
         maximize(ctx.display, found.id)
         wait_drawn(ctx.display, found.id, SETTLE_TIMEOUT_S)
+
+
+def check_options(options: list[str]) -> list[str]:
+    """``options`` when each is one VLC option (``--name`` or ``--name=value``): never a second
+    media path or a bare word VLC would read as one."""
+    for option in options:
+        if not re.fullmatch(r"--[a-z][a-z0-9-]*(=.*)?", option, re.DOTALL):
+            raise StepFailed(f"apps.vlc: option {option!r} is not --name or --name=value")
+    return list(options)
 
 
 def as_player(ctx: StepContext) -> list[str]:

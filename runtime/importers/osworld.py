@@ -31,6 +31,7 @@ from .common import (
 )
 from .downloads import Downloader
 from .osworld_metrics import METRICS, split_parts, translate_evaluator
+from .osworld_metrics_vlc import check_vlc_http
 from .osworld_setup import CACHE_DIR, SETUP_REASONS, SETUP_TYPES, Setup, check_not_gnome, command_line, vm_path
 
 __all__ = ["FIELDS", "command_line", "convert", "field_status", "import_osworld", "vm_path"]
@@ -90,8 +91,8 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "check_html_background_image"],
     "a GIMP metric of sharpness (the variance of OpenCV's Laplacian of OpenCV's own grayscale decoding): no"
     " deskact judge decides as it does": ["check_sharper"],
-    "a VLC metric of playing state, window size or media similarity: no deskact judge decides as it does": [
-        "compare_videos", "is_vlc_fullscreen", "is_vlc_playing", "compare_audios"],
+    "a VLC metric of audio or video similarity (librosa, OpenCV): no deskact judge decides as it does": [
+        "compare_videos", "compare_audios"],
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
         "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],
@@ -227,6 +228,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions, downloads: Downl
         t.attempt(t.setup.item, item, t.before, "postconfig")
     t.attempt(_evaluator, t, ev)
     t.attempt(osworld_chrome.check_offline, t.reset, t.judge)
+    t.attempt(check_vlc_http, t.reset + t.before, t.judge)
     if t.reasons:
         downloads.discard(task_id)
         raise Untranslatable(t.reasons)

@@ -26,6 +26,9 @@ GETTER_KEYS: dict[str, set[str]] = {
     "rule": {"type", "rules"},
     "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
     "vlc_config": {"type", "dest"},  # ~/.config/vlc/vlcrc (vlc.config)
+    "vlc_playing_info": {"type", "dest"},  # VLC's web interface's status.xml (vlc.playing)
+    "vm_screen_size": {"type"},  # with vm_window_size: windows.screen_sized
+    "vm_window_size": {"type", "app_class_name"},
     "list_directory": {"type", "path"},  # a folder's entries (check_moved_jpgs: files.names)
     **chrome.GETTER_KEYS,
 }
@@ -41,7 +44,6 @@ GETTER_REASONS: dict[str, str] = {
                    " would pass for an agent that did nothing",
     "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
     "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
-    "vlc_playing_info": "VLC's playing state from its HTTP interface: no deskact judge reads it",
     "default_video_player": "the desktop's default video player (xdg-mime): no deskact judge reads it",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
@@ -49,8 +51,6 @@ GETTER_REASONS: dict[str, str] = {
     "audio_in_slide": "reads audio out of a pptx slide: no deskact judge does",
     "background_image_in_slide": "reads a slide's background image: no deskact judge does",
     "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",
-    "vm_screen_size": "the VM's screen size: no judge compares it",
-    "vm_window_size": "a window's size by OSWorld's pyautogui getter: no judge compares it",
     "content_from_vm_file": "the last row of a workbook as strings: no judge compares it",
     "rule_relativeTime": "rules relative to the day the task runs: no judge computes them",
     "time_diff_range": "a time range relative to the run: no judge computes it",

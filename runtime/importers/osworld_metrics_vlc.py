@@ -6,8 +6,14 @@ own default where no line does; ``is_vlc_recordings_folder`` reads the first unc
 instead and fails without one. An expected int is compared as its digits (as the metrics do);
 other expected types never equal the file's text and are reported. The slider-colour and
 recordings checks look for the key without its ``=``; VLC's own files have it in that setting's
-line only, so vlc.config's ``key=`` finds the same line. Playing state (the HTTP
-interface's ``status.xml``), fullscreen and the audio/video/image comparisons are not translated.
+line only, so vlc.config's ``key=`` finds the same line.
+
+``is_vlc_playing`` with a ``file_name`` rule reads VLC's web interface's ``status.xml``
+(``vlc_playing_info``): ``vlc.playing`` with ``state: playing`` and ``file_end`` (the metric's
+endswith on the first non-empty of its meta fields); its ``url`` rule streams a web address and is
+reported (no public site is reached here). ``is_vlc_fullscreen`` compares the first ``vlc``-class
+window's size with the screen's (``windows.screen_sized``). The audio and video comparisons are
+not translated.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .common import Untranslatable
+from .common import Untranslatable, escape
 from .osworld_metrics_env import MetricEnv, Part, known_options, needs_judge, rule_value, rules_of
 
 SLIDER_DEFAULT = "153;210;153;20;210;20;255;199;15;245;39;29"
@@ -85,11 +91,47 @@ def _slider_colours(env: MetricEnv, part: Part) -> None:
         raise Untranslatable(f"func check_qt_slider_colours: rule type {kind!r} is neither match nor blackish")
 
 
+def _playing(env: MetricEnv, part: Part) -> None:
+    needs_judge(part["func"], "vlc.playing")
+    known_options(part, set(), {})
+    result = part.get("result") or {}
+    if result.get("type") != "vlc_playing_info":
+        raise Untranslatable(f"result type {result.get('type')}: is_vlc_playing is translated for vlc_playing_info")
+    rules = rules_of(part)
+    if rules.get("type") == "url":
+        raise Untranslatable("func is_vlc_playing: rule url: VLC streams a web address, which this machine cannot reach")
+    if rules.get("type") != "file_name" or not isinstance(rules.get("file_name"), str):
+        raise Untranslatable(f"func is_vlc_playing: rule {str(rules)[:80]} is not a file_name string (never passes)")
+    env.judge("vlc.playing", state="playing", file_end=escape(rules["file_name"]))
+
+
+def _fullscreen(env: MetricEnv, part: Part) -> None:
+    """The metric compares two getters' sizes: the screen's and the first window of a class's."""
+    needs_judge(part["func"], "windows.screen_sized")
+    known_options(part, set(), {})
+    sizes = {str((part.get(w) or {}).get("type")): part.get(w) or {} for w in ("result", "expected")}
+    window = sizes.get("vm_window_size", {}).get("app_class_name")
+    if set(sizes) != {"vm_screen_size", "vm_window_size"} or not isinstance(window, str) or not window:
+        raise Untranslatable(f"func is_vlc_fullscreen: getters {sorted(sizes)} are not vm_screen_size and a"
+                             " vm_window_size with an app_class_name")
+    env.judge("windows.screen_sized", wm_class=escape(window))
+
+
+def check_vlc_http(reset: list[dict[str, Any]], judge: list[dict[str, Any]]) -> None:
+    """vlc.playing reads VLC's web interface: a task judged by it must start VLC with ``http``, as
+    every VLC of OSWorld's VM has it on."""
+    if any("vlc.playing" in s for s in judge) and not any((s.get("apps.vlc") or {}).get("http") for s in reset):
+        raise Untranslatable("vlc_playing_info: the set-up starts no VLC with its web interface (OSWorld's VM"
+                             " starts every VLC with it; here apps.vlc with http does)")
+
+
 VLC: dict[str, Callable[[MetricEnv, Part], None]] = {
     **{func: _setting(*spec) for func, spec in SETTINGS.items()},
     "is_vlc_recordings_folder": _recordings,
     "check_global_key_play_pause": _global_play_pause,
     "check_qt_slider_colours": _slider_colours,
+    "is_vlc_playing": _playing,
+    "is_vlc_fullscreen": _fullscreen,
 }
 """OSWorld VLC metric func -> translation; conformance tests in
 tests/runtime/importers/osworld_conformance/test_conformance_vlc.py."""

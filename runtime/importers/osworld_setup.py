@@ -103,18 +103,32 @@ def gimp_start(command: str | list[str]) -> dict[str, str] | None:
     return {"path": escape(path).replace(VM_HOME, "${HOME}")}
 
 
+VLC_OPTIONS = {"--start-time": True, "--stop-time": True, "--play-and-pause": False, "--repeat": False}
+"""VLC options OSWorld's launches give (name -> takes ``=value``), passed on to apps.vlc as written."""
+
+
 def vlc_start(command: str | list[str]) -> dict[str, Any] | None:
-    """apps.vlc's params for a launch of VLC alone or with one file under the VM's home (playing, as
-    OSWorld starts it), else None (flags or other paths stay an apps.launch)."""
+    """apps.vlc's params for a launch of VLC alone or with options of ``VLC_OPTIONS`` and one file
+    under the VM's home (playing, as OSWorld starts it), else None (other options or paths). Every
+    VLC of OSWorld's VM has its web interface on (its vlcrc enables it for the ``vlc_playing_info``
+    getter): apps.vlc's ``http``."""
     argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-    if not argv or PurePosixPath(argv[0]).name != "vlc" or len(argv) > 2:
+    if not argv or PurePosixPath(argv[0]).name != "vlc":
         return None
-    if len(argv) == 1:
-        return {}
-    path = VM_HOME + argv[1][1:] if argv[1].startswith("~/") else argv[1]
+    options, files = [a for a in argv[1:] if a.startswith("-")], [a for a in argv[1:] if not a.startswith("-")]
+    for option in options:
+        name, has_value, value = option.partition("=")
+        if VLC_OPTIONS.get(name) is not bool(has_value) or (has_value and not re.fullmatch(r"\d+(\.\d+)?", value)):
+            return None
+    if len(files) > 1 or (options and not files):
+        return None
+    if not files:
+        return {"http": True}
+    path = VM_HOME + files[0][1:] if files[0].startswith("~/") else files[0]
     if not path.startswith(VM_HOME + "/"):
         return None
-    return {"path": escape(path).replace(VM_HOME, "${HOME}"), "paused": False}
+    params: dict[str, Any] = {"path": escape(path).replace(VM_HOME, "${HOME}"), "paused": False, "http": True}
+    return params | ({"options": options} if options else {})
 
 
 def is_vlc(command: str | list[str]) -> bool:
@@ -190,7 +204,8 @@ class Setup:
             return
         if not p.get("shell") and is_vlc(cmd):
             # apps.launch would start it as the world's root, which VLC refuses.
-            raise Untranslatable(f"{where} launch of VLC with flags or a file outside the home: apps.vlc takes neither")
+            raise Untranslatable(f"{where} launch of VLC with options other than {', '.join(VLC_OPTIONS)}, several"
+                                 " files or one outside the home: apps.vlc is not given them")
         if not p.get("shell") and [str(c) for c in cmd] in (["thunderbird"], ["/usr/bin/thunderbird"]):
             # Its first window can take seconds: the task starts when it is there, as OSWorld's does.
             into.append(step("reset", "apps.launch", cmd=command_line(cmd, False), window="Thunderbird", timeout=120))
