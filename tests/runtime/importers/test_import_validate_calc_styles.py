@@ -1,0 +1,157 @@
+"""Official OSWorld Calc tasks converted by the compare_table translations of cell styles and
+sheets by position, given hand-written references and stand-in workbooks built here, pass
+`deskact validate` with LibreOffice really running: the reference passes, a do-nothing agent and
+the explorer fail.
+
+- ``21ab7b40`` (sheet_data + style font_color -> xlsx.compare + xlsx.styles): the reference quits
+  Calc, adds the column and the green font with openpyxl and has headless LibreOffice save the
+  workbook (so its fonts are LibreOffice's, as the gold's are).
+- ``0bf05a7d`` (sheet_print by position -> xlsx.compare names_at + csv.compare): the reference
+  types TEXT formulas into Calc and saves; the task's own postconfig prints the sheet to CSV with
+  ``libreoffice --convert-to`` while Calc is still open.
+
+Golds are made here from the instructions (OSWorld's are not public offline), each saved by
+headless LibreOffice as OSWorld's were by Calc; the gold CSV is printed by the task's own
+convert-to filter. The task files are unmodified copies (fixtures/README.md)."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+import yaml
+from deskact.runtime.config import Config
+from deskact.runtime.importers import ImportOptions
+from deskact.runtime.importers.common import SUITE_FILE
+from deskact.runtime.importers.osworld import import_osworld
+from deskact.runtime.run.validate import validate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PERIOD = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "21ab7b40-77c2-4ae6-8321-e00d3a086c73.json"
+PADDING = FIXTURES / "osworld" / "examples" / "libreoffice_calc" / "0bf05a7d-b28b-44d2-955a-50b41e24012a.json"
+RATES = [["Year", "Total Rate (%)", "Periods"], ["2021", 12, 4], ["2022", 15, 3], ["2023", 9, 2]]
+IDS = [["Old ID", "New 7 Digit ID"], [123, None], [45678, None], [9, None]]
+CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,UTF-8,,,,false,true,true,false,false,1"
+SAVE = (
+    "before = os.path.getmtime(path)\n"
+    "keyboard.hotkey('ctrl', 's')\n"
+    "deadline = time.monotonic() + 60\n"
+    "while os.path.getmtime(path) == before and time.monotonic() < deadline:\n"
+    "    if windows.find('File Format'):\n"
+    "        windows.activate('File Format'); keyboard.press('enter')\n"
+    "        windows.wait_closed('File Format', timeout=20)\n"
+    "    time.sleep(0.1)\n")
+REFERENCES = {
+    "osworld-libreoffice-calc-21ab7b40": (
+        "import os, shutil, subprocess, openpyxl\nfrom openpyxl.styles import Font\n"
+        "path = os.path.expanduser('~/PeriodRate.xlsx')\n"
+        "windows.activate('PeriodRate.xlsx'); keyboard.hotkey('ctrl', 'q')\n"
+        "windows.wait_closed('PeriodRate.xlsx', timeout=30)\n"
+        "wb = openpyxl.load_workbook(path)\nws = wb.worksheets[0]\nws['D1'] = 'Period Rate (%)'\n"
+        "for r in range(2, ws.max_row + 1):\n    ws.cell(r, 4).value = ws.cell(r, 2).value / ws.cell(r, 3).value\n"
+        "best = max(range(2, ws.max_row + 1), key=lambda r: ws.cell(r, 4).value)\n"
+        "ws.cell(best, 4).font = Font(color='FF00FF00')\nwb.save(path)\n"
+        "subprocess.run(['soffice', '-env:UserInstallation=file:///tmp/deskact-reference-lo', '--headless',"
+        " '--convert-to', 'xlsx', '--outdir', '/tmp/deskact-reference-out', path], check=True, timeout=180)\n"
+        "shutil.move('/tmp/deskact-reference-out/PeriodRate.xlsx', path)\nexit()\n"),
+    "osworld-libreoffice-calc-0bf05a7d": (
+        "import os, time\npath = os.path.expanduser('~/Customers_New_7digit_Id.xlsx')\n"
+        "windows.activate('Customers_New_7digit_Id.xlsx')\n"
+        "keyboard.hotkey('ctrl', 'home'); time.sleep(0.2); keyboard.press('down'); time.sleep(0.2)\n"
+        "keyboard.press('right'); time.sleep(0.2)\n"
+        "for row in (2, 3, 4):\n    keyboard.type(f'=TEXT(A{row};\"0000000\")\\n'); time.sleep(0.3)\n"
+        + SAVE + "exit()\n"),
+}
+
+
+def _id(url: str) -> str:
+    return parse_qs(urlsplit(url).query)["id"][0]
+
+
+def _saved_by_libreoffice(data: bytes, tmp: Path, name: str, edit: Any) -> Path:
+    """The workbook ``data`` changed by ``edit``, as headless LibreOffice saves it (fonts and fills
+    as Calc writes them)."""
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    if edit is not None:
+        edit(wb)
+    src = tmp / "src" / name
+    src.parent.mkdir(parents=True, exist_ok=True)
+    wb.save(src)
+    _soffice(tmp, "xlsx", src, tmp / "saved")
+    return tmp / "saved" / name
+
+
+def _soffice(tmp: Path, target: str, src: Path, outdir: Path) -> None:
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", target,
+                    "--outdir", str(outdir), str(src)], check=True, capture_output=True, timeout=180)
+
+
+def _period_gold(wb: Any) -> None:
+    from openpyxl.styles import Font
+
+    ws = wb.worksheets[0]
+    ws["D1"] = "Period Rate (%)"
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, 4).value = ws.cell(r, 2).value / ws.cell(r, 3).value
+    ws["D3"].font = Font(color="FF00FF00")  # 15 / 3 = 5, the highest
+
+
+def _padding_gold(wb: Any) -> None:
+    ws = wb.worksheets[0]
+    for r in range(2, ws.max_row + 1):
+        ws.cell(r, 2).value = f"{ws.cell(r, 1).value:07d}"
+
+
+def _serve(file_host: Any, tmp: Path) -> None:
+    import json
+
+    period = json.loads(PERIOD.read_text())
+    given = file_host.workbook({"Sheet1": RATES})
+    file_host.served[_id(period["config"][0]["parameters"]["files"][0]["url"])] = given
+    gold = _saved_by_libreoffice(given, tmp / "period", "PeriodRate_gt.xlsx", _period_gold)
+    file_host.served[_id(period["evaluator"]["expected"]["path"])] = gold.read_bytes()
+    padding = json.loads(PADDING.read_text())
+    given = file_host.workbook({"Sheet1": IDS})
+    file_host.served[_id(padding["config"][0]["parameters"]["files"][0]["url"])] = given
+    gold = _saved_by_libreoffice(given, tmp / "padding", "Customers_New_7digit_Id_gold.xlsx", _padding_gold)
+    _soffice(tmp / "padding", CSV_FILTER, gold, tmp / "padding" / "csv")
+    book_url, csv_url = padding["evaluator"]["expected"]["path"]
+    file_host.served[_id(book_url)] = gold.read_bytes()
+    file_host.served[_id(csv_url)] = (tmp / "padding" / "csv" / "Customers_New_7digit_Id_gold-Sheet1.csv").read_bytes()
+
+
+@pytest.mark.slow
+@pytest.mark.display
+@pytest.mark.bwrap
+def test_style_and_printed_sheet_tasks_validate(tmp_path: Path, file_host: Any) -> None:
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0]:
+        pytest.skip("the padding task starts with world.require")
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice is not installed")
+    src = tmp_path / "src" / "libreoffice_calc"
+    src.mkdir(parents=True)
+    for task in (PERIOD, PADDING):
+        shutil.copy(task, src)
+    _serve(file_host, tmp_path)
+    suite = tmp_path / "suite"
+    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
+                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    tasks = yaml.safe_load(path.read_text())["tasks"]
+    assert {t["id"] for t in tasks} == set(REFERENCES)
+    path.write_text(yaml.safe_dump({"tasks": [{**t, "reference": REFERENCES[t["id"]]} for t in tasks]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == len(REFERENCES)
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
