@@ -30,6 +30,8 @@ SHELL_TIMEOUT = 120
 CACHE_DIR = "/tmp/osworld-cache"
 """Where a command's ``stdout``/``stderr`` parameter saves its output in the world (OSWorld: its
 host-side cache folder), for a later ``cache_file`` result to read."""
+SCRIPT_SUFFIXES = (".py", ".sh")
+"""Downloaded files a judge's command runs: the VM's home in them becomes the task's."""
 OFFICE_SUFFIXES = (".xlsx", ".xls", ".ods", ".docx", ".doc", ".odt", ".pptx", ".ppt", ".odp", ".csv")
 _PYTHON = re.compile(r"(^|[\s;&|(])python(?=\s)")
 """``python`` as a command: Python 3 on OSWorld's Ubuntu image, absent here (Debian has python3)."""
@@ -168,6 +170,14 @@ class Setup:
     def _download(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         for f in p.get("files") or []:
             into.append(self.download_step(f["url"], vm_path(f["path"])))
+            if where == "postconfig" and str(f["path"]).endswith(SCRIPT_SUFFIXES):
+                # A check script the judge runs names the VM's home (/home/user) as its files' folder:
+                # the task's ${HOME} here, as in every command the importer translates.
+                line = f"sed -i 's#{VM_HOME}\\b#${{HOME}}#g' {shlex.quote(vm_path(f['path']))}"
+                into.append(step("reset", "shell.run", cmd=line, timeout=SHELL_TIMEOUT))
+                self.needs_world = True
+                self.notes.append(f"{where} download of a script: the VM's home (/home/user) in it became the"
+                                  " task's ${HOME}")
 
     def _open(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         from ...reset_scripts.apps.launcher import OFFICE_EXTENSIONS, PDF_EXTENSIONS, TEXT_EXTENSIONS, VIDEO_EXTENSIONS

@@ -1,0 +1,80 @@
+"""deskact import osworld over the official tasks of fixtures/osworld_open_terminal: check_moved_jpgs,
+run_sqlite3, the GNOME terminal killed before judging, a PDF and a video opened, a check script
+downloaded after the episode. Each converts, with the steps that keep OSWorld's verdict."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from deskact.runtime.importers import ImportOptions, ImportReport
+from deskact.runtime.importers.common import SUITE_FILE
+from deskact.runtime.importers.osworld import import_osworld
+from deskact.runtime.tasks.task import load_tasks
+
+EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_open_terminal" / "examples"
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory, file_host: Any) -> tuple[dict[str, dict[str, Any]], ImportReport]:
+    out = tmp_path_factory.mktemp("suite")
+    mirror = file_host.mirror(EXAMPLES, tmp_path_factory.mktemp("mirror") / "mirror.json")
+    report = import_osworld(EXAMPLES, ImportOptions(out=out, mirror=mirror))
+    load_tasks([out / SUITE_FILE])  # every step and param is one this deskact has
+    return {t["id"]: t for t in yaml.safe_load((out / SUITE_FILE).read_text())["tasks"]}, report
+
+
+def test_every_task_converts(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    tasks, report = imported
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    assert len(tasks) == 5
+
+
+def test_check_moved_jpgs_becomes_files_names(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    (judge,) = imported[0]["osworld-os-23393935"]["judge"]
+    assert judge == {"files.names": {"dir": "${HOME}/Desktop/cpjpg", "names": [
+        "emnlp2023.jpg", "hk_group_photo.jpg", "hong-kong-china.jpg",
+        "monk252520thailand252520wat252520arun252520scaled25255B225255D.jpg"]}}
+
+
+def test_run_sqlite3_becomes_sqlite_value(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    (judge,) = imported[0]["osworld-thunderbird-3d1682a7"]["judge"]
+    assert judge["sqlite.value"]["path"] == "${HOME}/.thunderbird/t5q2a5hp.default-release/global-messages-db.sqlite"
+    assert judge["sqlite.value"]["sql"].startswith("select sum(1) > 0 from messageAttributes where attributeID = 58")
+
+
+def test_pdf_and_video_open_with_apps_open(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    tasks = imported[0]
+    assert {"apps.open": {"path": "${HOME}/Desktop/book/Spectral Graph Theory.pdf"}} in tasks["osworld-multi-apps-5df7b33a"]["reset"]
+    assert {"apps.open": {"path": "${HOME}/video.mp4"}} in tasks["osworld-multi-apps-9f3bb592"]["reset"]
+    assert tasks["osworld-multi-apps-9f3bb592"]["visual"] is True
+
+
+def test_a_downloaded_check_script_gets_the_task_home(imported: tuple[dict[str, dict[str, Any]], ImportReport],
+                                                      tmp_path: Path) -> None:
+    """The script the judge runs names /home/user; after its copy, sed makes that the task's home
+    (the word only: /home/username stays)."""
+    before = imported[0]["osworld-multi-apps-9f3bb592"]["before_judge"]
+    copied = [i for i, s in enumerate(before) if "shell.run" not in s and "subtitles_script.py" in str(s)]
+    (sed,) = [s["shell.run"]["cmd"] for s in before if "shell.run" in s and "sed -i" in s["shell.run"]["cmd"]]
+    assert before.index({"shell.run": {"cmd": sed, "timeout": 120}}) == copied[0] + 1
+    script = tmp_path / "check.py"
+    script.write_text("open('/home/user/subtitles.srt'); open('/home/user'); open('/home/username/x')\n")
+    home = tmp_path / "home dir"
+    cmd = sed.replace("${HOME}/Desktop/subtitles_script.py", str(script)).replace("${HOME}", str(home))
+    subprocess.run(["/bin/sh", "-c", cmd], check=True)
+    assert script.read_text() == f"open('{home}/subtitles.srt'); open('{home}'); open('/home/username/x')\n"
+
+
+def test_the_gnome_terminal_keeps_ubuntu_history_and_is_closed_before_judging(
+        imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    task = imported[0]["osworld-multi-apps-2b9493d7"]
+    steps = [next(iter(s)) for s in task["reset"]]
+    # OSWorld's order: the document opened, the history emptied, then the terminal opened in the home.
+    assert steps.index("apps.open") < steps.index("apps.terminal")
+    assert {"apps.terminal": {"ubuntu_history": True}} in task["reset"]
+    (close,) = task["before_judge"]
+    assert close["shell.run"]["cmd"].startswith("shells=''; for x in $$(pgrep -x xterm)")
