@@ -23,6 +23,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from ...runtime.tasks.helpers import clip, gold_file
+from ...runtime.tasks.limits import current as current_limits
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from .._value_rules import known, matches
 
@@ -102,7 +103,16 @@ def _has_conditional_formatting(ws: Any) -> bool:
     return ws is not None and any(fmt.rules for fmt in ws.conditional_formatting)
 
 
+def _cells(ws: Any) -> int:
+    return 0 if ws is None else ws.max_row * ws.max_column
+
+
 def _style_differences(ws: Any, gold_ws: Any, props: list[str]) -> list[str]:
+    # The declared dimension is checked before parsing (limits.check_zip), but openpyxl's used area
+    # comes from the cells themselves: an agent's far-away styled cell must not make millions.
+    cap = limits.sheet_cells if (limits := current_limits()) is not None else 2_000_000
+    if max(_cells(ws), _cells(gold_ws)) > cap:
+        return [f"the sheet spans more than limits.sheet_cells = {cap} cells: not compared"]
     if _has_conditional_formatting(ws) or _has_conditional_formatting(gold_ws):
         return ["the sheet or the gold sheet has conditional formatting, which this judge does not evaluate"]
     mine, theirs = sheet_styles(ws, props), sheet_styles(gold_ws, props)
