@@ -150,7 +150,10 @@ def check_options(options: list[str]) -> list[str]:
 def as_player(ctx: StepContext) -> list[str]:
     """VLC refuses to run as root (its ``vlc`` front end exits at once), and a world's agent is root
     by default: there it runs as the world's unprivileged account, with the agent's ``$HOME``, whose
-    VLC folders it is given (root in the world still reads and writes them, as the agent would)."""
+    VLC folders it is given (root in the world still reads and writes them, as the agent would).
+    It keeps root's file access (CAP_DAC_OVERRIDE, ambient), so it opens, and saves snapshots and
+    conversions beside, the agent's own files (downloads are root's, often 0600), as the VM's VLC
+    does the user's."""
     if ctx.world is None or ctx.world.agent_id != 0:
         return []
     uid = agent_account_id()
@@ -161,7 +164,8 @@ def as_player(ctx: StepContext) -> list[str]:
         for made in (target, *([target / "vlcrc"] if folder == ".config/vlc" else [])):
             if made.exists():
                 made.lchown(ctx.world.uid + uid, ctx.world.uid + uid)
-    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups"]
+    return ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+            "--inh-caps=+dac_override", "--ambient-caps=+dac_override"]
 
 
 @lru_cache(maxsize=4)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from deskact.reset_scripts.apps.vlc import seed_vlcrc, settle, vlcrc_template
+from deskact.reset_scripts.apps.vlc import check_options, seed_vlcrc, settle, vlcrc_template
 from deskact.runtime.tasks.steps import StepContext, StepFailed, run_reset
 
 needs_vlc = pytest.mark.skipif(shutil.which("vlc") is None, reason="VLC is not installed (scripts/setup.sh)")
@@ -58,3 +58,15 @@ def test_vlc_media_writes_a_playable_clip(ctx: StepContext) -> None:
     assert out == ["20", "160", "120", "True"], out
     with pytest.raises(StepFailed, match="between 1 and 60"):
         run_reset("vlc.media", {"path": "x.mp4", "seconds": 0}, ctx)
+
+
+def test_options_are_vlc_options_only(ctx: StepContext) -> None:
+    assert check_options(["--start-time=120.5", "--play-and-pause", "--repeat"]) == [
+        "--start-time=120.5", "--play-and-pause", "--repeat"]
+    for bad in ("/home/user/other.mp4", "-f", "--Start-time=1", "vlc://quit", "--"):
+        with pytest.raises(StepFailed, match="is not --name or --name=value"):
+            check_options([bad])
+    ctx.display = ":4321"
+    (ctx.home / "a.mp4").write_bytes(b"")
+    with pytest.raises(StepFailed, match="option 'x.mp4'"):  # refused before VLC is started
+        run_reset("apps.vlc", {"path": str(ctx.home / "a.mp4"), "options": ["x.mp4"]}, ctx)
