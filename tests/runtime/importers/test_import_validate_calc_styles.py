@@ -6,6 +6,9 @@ the explorer fail.
 - ``21ab7b40`` (sheet_data + style font_color -> xlsx.compare + xlsx.styles): the reference quits
   Calc, adds the column and the green font with openpyxl and has headless LibreOffice save the
   workbook (so its fonts are LibreOffice's, as the gold's are).
+- ``0cecd4f3`` (sheet_name + sheet_data of a sheet against its copy -> xlsx.compare within): the
+  reference quits Calc, renames and copies the sheets with openpyxl and has headless LibreOffice
+  save the workbook.
 - ``0bf05a7d`` (sheet_print by position -> xlsx.compare names_at + csv.compare): the reference
   types TEXT formulas into Calc and saves; the task's own postconfig prints the sheet to CSV with
   ``libreoffice --convert-to`` while Calc is still open.
@@ -33,8 +36,11 @@ from deskact.runtime.run.validate import validate
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PERIOD = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "21ab7b40-77c2-4ae6-8321-e00d3a086c73.json"
+COPY = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "0cecd4f3-74de-457b-ba94-29ad6b5dafb6.json"
 PADDING = FIXTURES / "osworld" / "examples" / "libreoffice_calc" / "0bf05a7d-b28b-44d2-955a-50b41e24012a.json"
 RATES = [["Year", "Total Rate (%)", "Periods"], ["2021", 12, 4], ["2022", 15, 3], ["2023", 9, 2]]
+LARS = [["Resource", "Hours"], ["Printer", 3], ["Scanner", 1.5]]
+OFFLINE = [["Item"], ["cable"]]
 IDS = [["Old ID", "New 7 Digit ID"], [123, None], [45678, None], [9, None]]
 CSV_FILTER = "csv:Text - txt - csv (StarCalc):44,34,UTF-8,,,,false,true,true,false,false,1"
 SAVE = (
@@ -46,19 +52,29 @@ SAVE = (
     "        windows.activate('File Format'); keyboard.press('enter')\n"
     "        windows.wait_closed('File Format', timeout=20)\n"
     "    time.sleep(0.1)\n")
+
+
+def _openpyxl_then_libreoffice(name: str, body: str) -> str:
+    """Quit Calc, change the workbook with openpyxl (``body``), have headless LibreOffice save it."""
+    return ("import os, shutil, subprocess, openpyxl\nfrom openpyxl.styles import Font\n"
+            f"path = os.path.expanduser('~/{name}')\n"
+            f"windows.activate({name!r}); keyboard.hotkey('ctrl', 'q')\nwindows.wait_closed({name!r}, timeout=30)\n"
+            "wb = openpyxl.load_workbook(path)\n" + body + "wb.save(path)\n"
+            "subprocess.run(['soffice', '-env:UserInstallation=file:///tmp/deskact-reference-lo', '--headless',"
+            " '--convert-to', 'xlsx', '--outdir', '/tmp/deskact-reference-out', path], check=True, timeout=180)\n"
+            f"shutil.move('/tmp/deskact-reference-out/{name}', path)\nexit()\n")
+
+
 REFERENCES = {
-    "osworld-libreoffice-calc-21ab7b40": (
-        "import os, shutil, subprocess, openpyxl\nfrom openpyxl.styles import Font\n"
-        "path = os.path.expanduser('~/PeriodRate.xlsx')\n"
-        "windows.activate('PeriodRate.xlsx'); keyboard.hotkey('ctrl', 'q')\n"
-        "windows.wait_closed('PeriodRate.xlsx', timeout=30)\n"
-        "wb = openpyxl.load_workbook(path)\nws = wb.worksheets[0]\nws['D1'] = 'Period Rate (%)'\n"
+    "osworld-libreoffice-calc-21ab7b40": _openpyxl_then_libreoffice("PeriodRate.xlsx", (
+        "ws = wb.worksheets[0]\nws['D1'] = 'Period Rate (%)'\n"
         "for r in range(2, ws.max_row + 1):\n    ws.cell(r, 4).value = ws.cell(r, 2).value / ws.cell(r, 3).value\n"
         "best = max(range(2, ws.max_row + 1), key=lambda r: ws.cell(r, 4).value)\n"
-        "ws.cell(best, 4).font = Font(color='FF00FF00')\nwb.save(path)\n"
-        "subprocess.run(['soffice', '-env:UserInstallation=file:///tmp/deskact-reference-lo', '--headless',"
-        " '--convert-to', 'xlsx', '--outdir', '/tmp/deskact-reference-out', path], check=True, timeout=180)\n"
-        "shutil.move('/tmp/deskact-reference-out/PeriodRate.xlsx', path)\nexit()\n"),
+        "ws.cell(best, 4).font = Font(color='FF00FF00')\n")),
+    "osworld-libreoffice-calc-0cecd4f3": _openpyxl_then_libreoffice("copy_sheet_insert.xlsx", (
+        "ws = wb['Sheet1']\nws.title = 'LARS Resources'\n"
+        "backup = wb.copy_worksheet(ws)\nbackup.title = 'LARS Resources (Backup)'\n"
+        "wb.move_sheet(backup, offset=-1)\nwb['Sheet2'].title = 'Sheet2 (Offline)'\n")),
     "osworld-libreoffice-calc-0bf05a7d": (
         "import os, time\npath = os.path.expanduser('~/Customers_New_7digit_Id.xlsx')\n"
         "windows.activate('Customers_New_7digit_Id.xlsx')\n"
@@ -103,6 +119,14 @@ def _period_gold(wb: Any) -> None:
     ws["D3"].font = Font(color="FF00FF00")  # 15 / 3 = 5, the highest
 
 
+def _copy_gold(wb: Any) -> None:
+    wb["Sheet1"].title = "LARS Resources"
+    backup = wb.create_sheet("LARS Resources (Backup)", 1)
+    for row in LARS:
+        backup.append(row)
+    wb["Sheet2"].title = "Sheet2 (Offline)"
+
+
 def _padding_gold(wb: Any) -> None:
     ws = wb.worksheets[0]
     for r in range(2, ws.max_row + 1):
@@ -117,6 +141,11 @@ def _serve(file_host: Any, tmp: Path) -> None:
     file_host.served[_id(period["config"][0]["parameters"]["files"][0]["url"])] = given
     gold = _saved_by_libreoffice(given, tmp / "period", "PeriodRate_gt.xlsx", _period_gold)
     file_host.served[_id(period["evaluator"]["expected"]["path"])] = gold.read_bytes()
+    copy = json.loads(COPY.read_text())
+    given = file_host.workbook({"Sheet1": LARS, "Sheet2": OFFLINE})
+    file_host.served[_id(copy["config"][0]["parameters"]["files"][0]["url"])] = given
+    gold = _saved_by_libreoffice(given, tmp / "copy", "copy_sheet_insert_gold.xlsx", _copy_gold)
+    file_host.served[_id(copy["evaluator"]["expected"]["path"])] = gold.read_bytes()
     padding = json.loads(PADDING.read_text())
     given = file_host.workbook({"Sheet1": IDS})
     file_host.served[_id(padding["config"][0]["parameters"]["files"][0]["url"])] = given
@@ -130,7 +159,7 @@ def _serve(file_host: Any, tmp: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.display
 @pytest.mark.bwrap
-def test_style_and_printed_sheet_tasks_validate(tmp_path: Path, file_host: Any) -> None:
+def test_style_copied_and_printed_sheet_tasks_validate(tmp_path: Path, file_host: Any) -> None:
     from deskact.runtime.world.world import world_status
 
     if not world_status()[0]:
@@ -139,7 +168,7 @@ def test_style_and_printed_sheet_tasks_validate(tmp_path: Path, file_host: Any) 
         pytest.skip("LibreOffice is not installed")
     src = tmp_path / "src" / "libreoffice_calc"
     src.mkdir(parents=True)
-    for task in (PERIOD, PADDING):
+    for task in (PERIOD, COPY, PADDING):
         shutil.copy(task, src)
     _serve(file_host, tmp_path)
     suite = tmp_path / "suite"
