@@ -14,6 +14,7 @@ from . import (  # noqa: F401  (registration)
     docx,
     docx_colours,
     docx_words,
+    epub,
     files,
     gimp,
     google,

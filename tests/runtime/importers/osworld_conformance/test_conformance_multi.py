@@ -1,6 +1,7 @@
 """OSWorld's multi_apps file metrics agree with the judges they translate to (osworld_metrics_multi):
 fuzzy_place_math (docx.words), check_mp3_meta (audio.tags), compare_archive with PDFs
-(archive.same_pdfs) and is_in_vm_clickboard (shell.output), on right and near-miss files."""
+(archive.same_pdfs), is_in_vm_clickboard (shell.output) and compare_epub (epub.same), on right
+and near-miss files."""
 
 from __future__ import annotations
 
@@ -133,8 +134,8 @@ def _pdf(lines: list[str], x: int = 72) -> bytes:
     text = "".join(f"BT /F1 12 Tf {x} {720 - 20 * i} Td ({line}) Tj ET\n" for i, line in enumerate(lines))
     bodies = ["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
               "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-              "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
-              " /Resources << /Font << /F1 3 0 R >> >> >>",
+              ("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R"
+               " /Resources << /Font << /F1 3 0 R >> >> >>"),
               f"<< /Length {len(text)} >>\nstream\n{text}endstream"]
     out, offsets = b"%PDF-1.4\n", []
     for number, body in enumerate(bodies, 1):
@@ -229,3 +230,95 @@ def test_is_in_vm_clickboard(desktop_env: Any, deskact: Any, clipboard: str, exp
     evaluator = {"func": "is_in_vm_clickboard", "result": {"type": "rule", "rules": rules},
                  "expected": {"type": "vm_command_line", "command": command, "shell": "true"}}
     assert _agree(desktop_env, deskact, "basic_os", "is_in_vm_clickboard", [rules, clipboard], evaluator) is verdict
+
+
+# --- compare_epub ---------------------------------------------------------------------------------
+
+EPUB = "/home/user/Documents/Novels/Pass Through/Pass Through.epub"
+GOLD_EPUB_URL = "https://example.org/gold/Pass%20Through%20Gold.epub"
+
+TOC = """<?xml version="1.0" encoding="UTF-8"?>
+<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/" version="2005-1">
+<head><meta name="dtb:uid" content="urn:uuid:{uid}"/></head>
+<docTitle><text>Pass Through</text></docTitle>
+<navMap>
+<navPoint id="c1" playOrder="1"><navLabel><text>Chapter 1</text></navLabel><content src="chapter1.html"/></navPoint>
+</navMap>
+</ncx>
+"""
+OPF = """<?xml version="1.0" encoding="UTF-8"?>
+<package xmlns="http://www.idpf.org/2007/opf" version="2.0" unique-identifier="id">
+<metadata xmlns:dc="http://purl.org/dc/elements/1.1/">
+<dc:title>Pass Through</dc:title>
+<dc:identifier id="id">urn:uuid:{uid}</dc:identifier>
+<dc:language>{lang}</dc:language>
+</metadata>
+<manifest><item id="c1" href="chapter1.html" media-type="application/xhtml+xml"/></manifest>
+<spine toc="ncx"><itemref idref="c1"/></spine>
+</package>
+"""
+
+
+def _chapter(n: int, text: str = "It was raining in Beijing.") -> bytes:
+    return (f"<html>\r\n<head><title>Chapter {n}</title></head>\n<body>\n<h1>Chapter {n}</h1>\n"
+            f"<p>{text}</p>\n</body>\n</html>\n").encode()
+
+
+def _book(uid: str = "1111", lang: str = "en", **changes: bytes | None) -> dict[str, bytes | None]:
+    members: dict[str, bytes | None] = {
+        "mimetype": b"application/epub+zip", "toc.ncx": TOC.format(uid=uid).encode(),
+        "content.opf": OPF.format(uid=uid, lang=lang).encode(), "chapter1.html": _chapter(1),
+        "chapter2.html": _chapter(2, "The train left at noon.")}
+    for name, data in changes.items():
+        name = name.replace("__", "/").replace("_html", ".html")
+        if data is None:
+            members.pop(name, None)
+        else:
+            members[name] = data
+    return members
+
+
+GOLD_BOOK = _book()
+
+
+@pytest.mark.parametrize(("members", "verdict"), [
+    (GOLD_BOOK, True),
+    (_book(**{"content.opf": OPF.format(uid="2222", lang="en").encode()}), True),  # dc:identifier lines are dropped
+    (_book(uid="2222"), False),  # but toc.ncx's dtb:uid line is compared
+    (_book(chapter1_html=_chapter(1).replace(b"\r\n", b"").replace(b"\n", b"")), True),  # line breaks are removed
+    (_book(chapter1_html=_chapter(1).replace(b"<p>", b"<p >")), True),  # the same page once parsed
+    (_book(lang="zh"), False),
+    (_book(chapter2_html=_chapter(2, "The train left at one.")), False),
+    (_book(chapter2_html=None), False),  # a chapter missing: the pairs by sorted name are shifted
+    (_book(chapter1_html=None), False),
+    (_book(chapter3_html=_chapter(3)), False),  # more files than the reference
+    (_book(**{"toc.ncx": None}), True),  # toc.ncx sorts last: the metric pairs only the book's files
+    (_book(**{"content.opf": None}), False),
+    (_book(OEBPS__chapter1_html=_chapter(1), chapter1_html=None), False),  # a page in a folder: the metric raises
+    (_book(chapter1_html=b"\xff\xfe not UTF-8"), False),
+    (_book(chapter1_html=b"\r\n"), False),  # an empty page: lxml's parser raises
+    ({"mimetype": b"application/epub+zip", "OEBPS/content.opf": b"x"}, False),  # nothing the metric compares
+])
+def test_compare_epub(desktop_env: Any, deskact: Any, tmp_path: Path, members: dict[str, bytes | None],
+                      verdict: bool) -> None:
+    path = _zip(deskact.home_file(EPUB), members)
+    gold = _zip(tmp_path / "Pass Through Gold.epub", GOLD_BOOK)
+    evaluator = {"func": "compare_epub", "result": {"type": "vm_file", "path": EPUB, "dest": "Pass Through.epub"},
+                 "expected": {"type": "cloud_file", "path": GOLD_EPUB_URL, "dest": "Pass Through Gold.epub"}}
+    # desktop-env writes its readings beside the files it is given: copies, so the judge reads the originals.
+    (tmp_path / "theirs").mkdir()
+    theirs = [tmp_path / "theirs" / "Pass Through.epub", tmp_path / "theirs" / "Pass Through Gold.epub"]
+    theirs[0].write_bytes(path.read_bytes())
+    theirs[1].write_bytes(gold.read_bytes())
+    assert _agree(desktop_env, deskact, "others", "compare_epub", [str(t) for t in theirs], evaluator,
+                  {GOLD_EPUB_URL: gold}) is verdict
+
+
+def test_compare_epub_not_a_zip(desktop_env: Any, deskact: Any, tmp_path: Path) -> None:
+    path = deskact.home_file(EPUB)
+    path.write_text("Pass Through, chapter 1\n")
+    gold = _zip(tmp_path / "Pass Through Gold.epub", GOLD_BOOK)
+    evaluator = {"func": "compare_epub", "result": {"type": "vm_file", "path": EPUB, "dest": "Pass Through.epub"},
+                 "expected": {"type": "cloud_file", "path": GOLD_EPUB_URL, "dest": "Pass Through Gold.epub"}}
+    assert _agree(desktop_env, deskact, "others", "compare_epub", [str(path), str(gold)], evaluator,
+                  {GOLD_EPUB_URL: gold}) is False
