@@ -3,7 +3,9 @@ browser.content_setting_stored), given hand-written references, validate in worl
 passes, doing nothing fails, a neighbouring setting fails (Chromium really writes what the judges read).
 
 The task files are OSWorld's (chrome/3299584d and chrome/99146c54) without the set-up's apt-get of
-jq; references use the settings pages' own APIs, as the browser suite's do."""
+jq, and chrome/6766f2b8 with its extension folder written by the set-up instead of downloaded (and a
+second one beside it); references use the settings pages' own APIs, as the browser suite's do, and
+"Load unpacked" with the folder typed into the file chooser."""
 
 from __future__ import annotations
 
@@ -29,6 +31,26 @@ SITE_DATA = ("browser.open('chrome://settings/content/siteData')\n"
              "browser.evaluate(\"chrome.send('setDefaultValueForContentType', ['cookies', '{}']), true\")\n"
              "import time\ntime.sleep(2)\nexit()\n")
 
+MANIFEST = '{"manifest_version": 3, "name": "Hello Extensions", "version": "1.0"}'
+MAKE_EXTENSIONS = ("for d in helloExtension helloExtension2; do mkdir -p /home/user/Desktop/$d &&"
+                   f" printf '%s' '{MANIFEST}' > /home/user/Desktop/$d/manifest.json; done")
+LOAD_UNPACKED = """import os, time
+browser.open("chrome://extensions")
+browser.click("#devMode")
+browser.click("#loadUnpacked")
+windows.wait_for("Select the extension directory")
+keyboard.hotkey("ctrl", "l")
+time.sleep(1)
+keyboard.type(os.path.expanduser("~/Desktop/{}/"))
+time.sleep(1)
+keyboard.hotkey("alt", "o")
+windows.wait_closed("Select the extension directory")
+time.sleep(3)
+exit()
+"""
+"""Load unpacked, as a person does: developer mode on, the button, the folder typed into the file
+chooser's location (Ctrl+L), Open (Alt+O; Enter there cancels the choice)."""
+
 TASKS: dict[str, tuple[dict[str, Any], str, str]] = {
     # id: (task file, reference, counterexample)
     "3299584d-8f11-4457-bf4c-ce98f7600250": (
@@ -47,6 +69,14 @@ TASKS: dict[str, tuple[dict[str, Any], str, str]] = {
         SITE_DATA.format("session_only"),
         # third-party cookies blocked: a cookie setting, not a site-data default
         f'browser.open("chrome://settings/cookies")\nbrowser.evaluate("{SET_PREF.format("profile.cookie_controls_mode", 1)}")\nexit()\n'),
+    "6766f2b8-8a72-417f-a9e5-56fcaa735837": (
+        {"instruction": "Could you help me install the unpacked extension at /home/user/Desktop/helloExtension in"
+                        " Chrome?",
+         "config": [{"type": "execute", "parameters": {"command": MAKE_EXTENSIONS, "shell": True}}, *LAUNCH],
+         "evaluator": {"func": "is_in_list", "result": {"type": "find_unpacked_extension_path"},
+                       "expected": {"type": "rule", "rules": {"expected": "/home/user/Desktop/helloExtension"}}}},
+        LOAD_UNPACKED.format("helloExtension"),
+        LOAD_UNPACKED.format("helloExtension2")),  # another folder's extension
 }
 
 
