@@ -28,7 +28,6 @@ APT_PACKAGES=(
   chromium chromium-driver
   gimp vlc thunderbird
   fonts-dejavu-core
-  python3-pysrt
 )
 
 if [[ "${1:-}" != "--no-apt" ]] && command -v apt-get >/dev/null; then

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
+from pathlib import PurePosixPath
 
 from .common import NULL, Untranslatable, escape, step
 from .osworld_metrics_env import (
@@ -133,10 +134,35 @@ def _compare_image_list(env: MetricEnv, part: Part) -> None:
 
 def _compare_pdfs(env: MetricEnv, part: Part) -> None:
     """rapidfuzz's ratio of the two PDFs' texts is 1 only for equal texts (two empty ones too); a
-    missing or unreadable file scores 0. Lists of PDFs (a mean over pairs) are not translated."""
+    missing or unreadable file scores 0. Lists of PDFs score the mean over pairs (by position), which
+    is 1 only when every pair scores 1: one ``pdf.same_text`` per pair."""
     needs_judge(part["func"], "pdf.same_text")
-    path, reference = result_and_gold(env, part)
-    env.judge("pdf.same_text", path=path, reference=reference)
+    if not any((part.get(k) or {}).get("multi") for k in ("result", "expected")):
+        path, reference = result_and_gold(env, part)
+        env.judge("pdf.same_text", path=path, reference=reference)
+        return
+    sides = {(part.get(k) or {}).get("type"): _given_files(part, k) for k in ("result", "expected")}
+    if set(sides) != {"vm_file", "cloud_file"}:
+        raise Untranslatable(f"func compare_pdfs: lists of PDFs are translated for a vm_file and a cloud_file getter,"
+                             f" not {sorted(map(str, sides))}")
+    agent, gold = sides["vm_file"], sides["cloud_file"]
+    if len(agent) != len(gold):
+        raise Untranslatable(f"func compare_pdfs: {len(agent)} files against {len(gold)}: pairs cut at the shorter list")
+    for (path, _), (url, name) in zip(agent, gold):
+        env.judge("pdf.same_text", path=env.agent_path(path), reference=env.gold(url, name))
+
+
+def _given_files(part: Part, where: str) -> list[tuple[str, str]]:
+    """(path or URL, local name) of the files a ``multi`` getter gives the metric, in the getter's order:
+    those whose index is in ``gives`` (a set in OSWorld: order and repeats in it do not matter)."""
+    spec = part.get(where) or {}
+    paths, dests = spec.get("path"), spec.get("dest")
+    if not spec.get("multi"):
+        return [(str(paths), str(dests or PurePosixPath(str(paths)).name))]
+    if not isinstance(paths, list) or not isinstance(dests, list) or len(paths) != len(dests):
+        raise Untranslatable(f"{where} multi: needs lists of paths and dests of the same length")
+    gives = set(spec.get("gives", [0]))
+    return [(str(p), str(d)) for i, (p, d) in enumerate(zip(paths, dests)) if i in gives]
 
 
 def _check_pdf_pages(env: MetricEnv, part: Part) -> None:

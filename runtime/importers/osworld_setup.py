@@ -45,6 +45,8 @@ _CLOSE_TERMINALS = (
     "shells=''; for x in $(pgrep -x xterm); do shells=\"$shells $(pgrep -P $x)\"; done; pkill -x xterm; i=0;"
     " while [ $i -lt 50 ]; do alive=''; for s in $shells; do kill -0 $s 2>/dev/null && alive=1; done;"
     " [ -z \"$alive\" ] && break; sleep 0.2; i=$((i+1)); done; true")
+_PIP_INSTALL = re.compile(r"\bpip3?\s+install\s+(?P<what>[^;&|\n]+)")
+"""A Python package installed from PyPI at set-up or before judging."""
 _GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
 
 
@@ -266,6 +268,11 @@ class Setup:
             self._close_terminals(into)
             return
         check_not_gnome(cmd, f"{where} command")
+        installs = _PIP_INSTALL.search(cmd if isinstance(cmd, str) else " ".join(map(str, cmd)))
+        if installs:
+            # A check script the judge runs imports it; offline it is never installed and every agent fails.
+            raise Untranslatable(f"{where} command runs pip install {installs.group('what').strip()}: worlds have no"
+                                 " network, so the package is never installed")
         line = command_line(cmd, bool(p.get("shell")))
         for stream, fd in (("stdout", ""), ("stderr", "2")):
             if p.get(stream):

@@ -4,6 +4,7 @@ downloaded after the episode. Each converts, with the steps that keep OSWorld's 
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -27,10 +28,16 @@ def imported(tmp_path_factory: pytest.TempPathFactory, file_host: Any) -> tuple[
     return {t["id"]: t for t in yaml.safe_load((out / SUITE_FILE).read_text())["tasks"]}, report
 
 
-def test_every_task_converts(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+def test_every_task_converts_but_the_one_that_installs_from_pypi(
+        imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    """multi_apps-9f3bb592's check script needs pysrt, which its postconfig installs with pip: offline,
+    never (and Debian's python3-pysrt 1.0.1 fails on Python 3.11), so every agent would fail."""
     tasks, report = imported
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    assert len(tasks) == 5
+    assert len(tasks) == 4
+    (skipped,) = report.skipped
+    assert skipped.file.endswith("9f3bb592-209d-43bc-bb47-d77d9df56504.json")
+    assert skipped.reasons == [("postconfig command runs pip install pysrt: worlds have no network, so the package is"
+                               " never installed")]
 
 
 def test_check_moved_jpgs_becomes_files_names(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
@@ -46,25 +53,31 @@ def test_run_sqlite3_becomes_sqlite_value(imported: tuple[dict[str, dict[str, An
     assert judge["sqlite.value"]["sql"].startswith("select sum(1) > 0 from messageAttributes where attributeID = 58")
 
 
-def test_pdf_and_video_open_with_apps_open(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
-    tasks = imported[0]
-    assert {"apps.open": {"path": "${HOME}/Desktop/book/Spectral Graph Theory.pdf"}} in tasks["osworld-multi-apps-5df7b33a"]["reset"]
-    assert {"apps.open": {"path": "${HOME}/video.mp4"}} in tasks["osworld-multi-apps-9f3bb592"]["reset"]
-    assert tasks["osworld-multi-apps-9f3bb592"]["visual"] is True
+def test_a_pdf_opens_with_apps_open(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    task = imported[0]["osworld-multi-apps-5df7b33a"]
+    assert {"apps.open": {"path": "${HOME}/Desktop/book/Spectral Graph Theory.pdf"}} in task["reset"]
+    assert task["visual"] is True
 
 
-def test_a_downloaded_check_script_gets_the_task_home(imported: tuple[dict[str, dict[str, Any]], ImportReport],
-                                                      tmp_path: Path) -> None:
-    """The script the judge runs names /home/user; after its copy, sed makes that the task's home
-    (the word only: /home/username stays)."""
-    before = imported[0]["osworld-multi-apps-9f3bb592"]["before_judge"]
-    copied = [i for i, s in enumerate(before) if "shell.run" not in s and "subtitles_script.py" in str(s)]
-    (sed,) = [s["shell.run"]["cmd"] for s in before if "shell.run" in s and "sed -i" in s["shell.run"]["cmd"]]
-    assert before.index({"shell.run": {"cmd": sed, "timeout": 120}}) == copied[0] + 1
+def test_a_downloaded_check_script_gets_the_task_home(tmp_path: Path) -> None:
+    """A script downloaded before judging names /home/user; after its copy, sed makes that the task's
+    home (the word only: /home/username stays)."""
+    task = {"id": "0000beef-2", "snapshot": "os", "instruction": "Do it.", "config": [],
+            "evaluator": {"postconfig": [{"type": "download", "parameters": {"files": [
+                {"url": "https://example.org/check.py", "path": "/home/user/Desktop/check.py"}]}}],
+                "func": "exact_match", "expected": {"type": "rule", "rules": {"expected": "true\n"}},
+                "result": {"type": "vm_command_line", "command": "python /home/user/Desktop/check.py", "shell": True}}}
+    (tmp_path / "src" / "os").mkdir(parents=True)
+    (tmp_path / "src" / "os" / "t.json").write_text(json.dumps(task))
+    import_osworld(tmp_path / "src", ImportOptions(out=tmp_path / "out"))
+    (converted,) = yaml.safe_load((tmp_path / "out" / SUITE_FILE).read_text())["tasks"]
+    before = converted["before_judge"]
+    assert "files.download" in before[0]
+    sed = before[1]["shell.run"]["cmd"]
     script = tmp_path / "check.py"
     script.write_text("open('/home/user/subtitles.srt'); open('/home/user'); open('/home/username/x')\n")
     home = tmp_path / "home dir"
-    cmd = sed.replace("${HOME}/Desktop/subtitles_script.py", str(script)).replace("${HOME}", str(home))
+    cmd = sed.replace("${HOME}/Desktop/check.py", str(script)).replace("${HOME}", str(home))
     subprocess.run(["/bin/sh", "-c", cmd], check=True)
     assert script.read_text() == f"open('{home}/subtitles.srt'); open('{home}'); open('/home/username/x')\n"
 
