@@ -113,10 +113,14 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "compare_docx_files_and_ignore_new_lines", "compare_docx_images", "compare_csv", "compare_pdfs"],
     "a file metric without a deskact judge yet": [
         "check_moved_jpgs", "compare_images", "compare_conference_city_in_order",
-        "compare_image_list", "compare_image_text", "compare_pdf_images", "compare_python_pure_text",
-        "compare_references", "compare_result_files", "compare_time_in_speedtest_results", "compare_zip_files",
+        "compare_image_list", "compare_image_text", "compare_python_pure_text",
+        "compare_references", "compare_result_files", "compare_time_in_speedtest_results",
         "diff_text_file", "file_contains", "literal_match",
         "compare_text_file"],
+    "a zip compared member by member, its PDFs by PyPDF2's text at a similarity of 0.95: no deskact judge"
+    " reads PDF text as PyPDF2 does": ["compare_zip_files"],
+    "PDF pages rendered by PyMuPDF after borb rewrites the file, compared pixel for pixel: no deskact judge"
+    " renders them so": ["compare_pdf_images"],
     "the template's placeholder func": ["func"],
 })
 """OSWorld evaluator funcs that are reported, with the reason."""

@@ -44,7 +44,8 @@ GETTER_REASONS: dict[str, str] = {
                    " would pass for an agent that did nothing",
     "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
     "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
-    "default_video_player": "the desktop's default video player (xdg-mime): no deskact judge reads it",
+    "default_video_player": "the desktop's default video player (xdg-mime): here VLC is the only video player and"
+                            " already the default, so a do-nothing agent would pass",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
     "accessibility_tree": "OSWorld's accessibility tree of the VM's desktop, not deskact's",
