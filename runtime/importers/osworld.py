@@ -47,6 +47,8 @@ class _Task:
         self.before: list[dict[str, Any]] = []
         self.judge: list[dict[str, Any]] = []
         self.reasons: list[str] = []
+        self.display = False
+        """A judge reads the task's display (its X clipboard): the task is visual, so it has one."""
 
     def attempt(self, fn: Callable[..., None], *args: Any) -> None:
         try:
@@ -181,6 +183,7 @@ def _evaluator(t: _Task, ev: dict[str, Any]) -> None:
     t.reset += [s for s in out.reset if s not in t.reset]
     t.setup.notes += out.notes
     t.setup.needs_world |= out.needs_world
+    t.display |= out.needs_display
     t.reasons += [_with_reason(r) for r in out.reasons]
 
 
@@ -245,7 +248,7 @@ def _task(raw: dict[str, Any], t: _Task, uid: str, domain: str) -> dict[str, Any
         step("reset", "files.mkdir", path="${HOME}/Desktop"), *t.reset]
     task: dict[str, Any] = {"id": t.task_id, "instruction": escape(str(raw["instruction"]))}
     # Screenshots only where an app is on screen; the rest can be done in code.
-    on_screen = t.setup.keys or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before)
+    on_screen = t.setup.keys or t.display or any(next(iter(s)).startswith("apps.") for s in t.reset + t.before)
     browser = any(next(iter(s)).startswith("browser.") for s in t.reset + t.before + t.judge)
     if domain.startswith("libreoffice") or on_screen or browser:
         task.update(visual=True, toolkits=[DESKTOP_TOOLKIT, BROWSER_TOOLKIT] if browser else [DESKTOP_TOOLKIT])

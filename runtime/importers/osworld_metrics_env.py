@@ -27,6 +27,8 @@ class Translation(BaseModel):
     notes: list[str] = Field(default_factory=list)
     needs_world: bool = False
     """A judge runs a command in the task's world (``world.require`` at reset)."""
+    needs_display: bool = False
+    """A judge reads the task's display (its X clipboard): the task is visual, so it gets one."""
     reasons: list[str] = Field(default_factory=list)
     """Why some part has no faithful translation; the task is reported when this is not empty."""
 

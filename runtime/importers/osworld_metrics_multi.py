@@ -19,10 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from .common import Untranslatable, escape
+from .common import NULL, Untranslatable, escape
 from .osworld_metrics_env import MetricEnv, Part, escaped, listed_files, needs_judge, result_and_gold, result_file
-
-NULL = None
 
 
 def _options(part: Part, read: set[str]) -> dict[str, Any]:
@@ -109,7 +107,8 @@ def _is_in_vm_clickboard(env: MetricEnv, part: Part) -> None:
     texts = wanted if isinstance(wanted, list) else [wanted]
     if not texts or not all(isinstance(t, str) for t in texts):
         raise Untranslatable("func is_in_vm_clickboard: its rule's expected is not a text or a list of texts")
-    env.out.needs_world = True
+    # The command reads the task's display: the task gets one (it is visual, as every OSWorld task is).
+    env.out.needs_world = env.out.needs_display = True
     cmd = env.shell_text(expected["command"])
     for text in texts:
         env.judge("shell.output", cmd=cmd, contains=_task_text(text), exit_code=NULL)
