@@ -10,9 +10,11 @@ the sheet's last used row and column, so a sheet of other dimensions differs. A 
 whose font has no colour makes desktop-env's ``style`` rule raise (the task fails), and the judge
 fails there too.
 
-One divergence, never looser: desktop-env evaluates conditional formatting with the ``formulas``
-library and reads the matching cells' styles from the rule's differential style; this judge does
-not evaluate conditional formatting and fails a ``style`` comparison where either sheet has any.
+Conditional formatting: a cell a rule applies to reads its properties from the rule's
+differential style, as in desktop-env; ``_cond_format`` evaluates the rules that need no formula
+engine (``cellIs`` with literal values, and the types desktop-env has no branch for). One
+divergence, never looser: a sheet with any other rule (``expression``, a formula with a reference
+or a function), which desktop-env evaluates with the ``formulas`` library, fails the comparison.
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from ...runtime.tasks.helpers import clip, gold_file
 from ...runtime.tasks.limits import current as current_limits
 from ...runtime.tasks.steps import StepContext, Verdict, judge
 from .._value_rules import known, matches
+from ._cond_format import NotEvaluated, active_cells
+from ._raw import RawSheet
 
 StyleProp = Literal["number_format", "font_name", "font_family", "font_color", "font_bold", "font_italic",
                     "font_underline", "font_size", "fill_type", "bgcolor", "fgcolor", "hyperlink", "merge"]
@@ -53,31 +57,37 @@ class StyleCheck(BaseModel):
         return method
 
 
-def cell_style(prop: str, cell: Any) -> Any:
-    """``prop`` of an openpyxl cell as desktop-env reads it without conditional formatting."""
+def cell_style(prop: str, cell: Any, dxf: Any = None) -> Any:
+    """``prop`` of an openpyxl cell as desktop-env reads it, from the differential style ``dxf`` of
+    a conditional format that applies to it when given (a part it lacks raises, as there)."""
     from openpyxl.cell.cell import MergedCell
 
     empty = cell.value is None
-    if prop == "number_format":
-        return cell.number_format if not empty and cell.data_type == "n" else None
     if prop == "merge":
         return isinstance(cell, MergedCell)
     if prop == "hyperlink":
         return None if empty else (cell.hyperlink or "")
     if prop in ("fill_type", "bgcolor", "fgcolor"):
         try:  # desktop-env reads the fill under a catch-all: any failure is None
-            return cell.fill.tagname if prop == "fill_type" else cell.fill.fgColor.rgb
+            if prop == "fill_type":
+                return (dxf or cell).fill.tagname
+            return dxf.fill.bgColor.rgb if dxf is not None else cell.fill.fgColor.rgb
         except Exception:  # noqa: BLE001 - mirrors desktop-env's bare except
             return None
     if empty:
         return None
-    font = cell.font
-    if prop == "font_color":
-        if font.color is None:
-            raise StyleError(f"{cell.coordinate} holds a value but its font has no colour")
-        return font.color.rgb
-    return getattr(font, {"font_name": "name", "font_family": "family", "font_bold": "bold",
-                          "font_italic": "italic", "font_underline": "underline", "font_size": "size"}[prop])
+    try:
+        if prop == "number_format":
+            if cell.data_type != "n":
+                return None
+            return dxf.numFmt.formatCode if dxf is not None else cell.number_format
+        font = (dxf or cell).font
+        if prop == "font_color":
+            return font.color.rgb
+        return getattr(font, {"font_name": "name", "font_family": "family", "font_bold": "bold",
+                              "font_italic": "italic", "font_underline": "underline", "font_size": "size"}[prop])
+    except AttributeError as exc:  # a font without a colour, a differential style without a font
+        raise StyleError(f"{cell.coordinate} holds a value but its {prop} cannot be read ({exc})") from exc
 
 
 def _book(path: Any) -> Any:
@@ -92,30 +102,32 @@ def _sheet(book: Any, sheet: str | int) -> Any:
     return book[name] if name in names else None
 
 
-def sheet_styles(ws: Any, props: list[str]) -> dict[str, list[Any]]:
-    """Every cell's ``props``, A1 to the last used row and column, by coordinate; {} for no sheet."""
+def sheet_styles(ws: Any, props: list[str], raw: RawSheet | None = None) -> dict[str, list[Any]]:
+    """Every cell's ``props``, A1 to the last used row and column, by coordinate, then those of the
+    cells conditional formats apply to (values read from ``raw``); {} for no sheet."""
     if ws is None:
         return {}
-    return {c.coordinate: [cell_style(prop, c) for prop in props] for col in ws.iter_cols() for c in col}
-
-
-def _has_conditional_formatting(ws: Any) -> bool:
-    return ws is not None and any(fmt.rules for fmt in ws.conditional_formatting)
+    styles = {c.coordinate: [cell_style(prop, c) for prop in props] for col in ws.iter_cols() for c in col}
+    if raw is not None:
+        for cell, dxf in active_cells(ws, raw):
+            styles[cell.coordinate] = [cell_style(prop, cell, dxf) for prop in props]
+    return styles
 
 
 def _cells(ws: Any) -> int:
     return 0 if ws is None else ws.max_row * ws.max_column
 
 
-def _style_differences(ws: Any, gold_ws: Any, props: list[str]) -> list[str]:
+def _style_differences(ws: Any, gold_ws: Any, props: list[str], raws: tuple[RawSheet, RawSheet]) -> list[str]:
     # The declared dimension is checked before parsing (limits.check_zip), but openpyxl's used area
     # comes from the cells themselves: an agent's far-away styled cell must not make millions.
     cap = limits.sheet_cells if (limits := current_limits()) is not None else 2_000_000
     if max(_cells(ws), _cells(gold_ws)) > cap:
         return [f"the sheet spans more than limits.sheet_cells = {cap} cells: not compared"]
-    if _has_conditional_formatting(ws) or _has_conditional_formatting(gold_ws):
-        return ["the sheet or the gold sheet has conditional formatting, which this judge does not evaluate"]
-    mine, theirs = sheet_styles(ws, props), sheet_styles(gold_ws, props)
+    try:
+        mine, theirs = sheet_styles(ws, props, raws[0]), sheet_styles(gold_ws, props, raws[1])
+    except NotEvaluated as exc:
+        return [f"the sheet or the gold sheet has conditional formatting this judge does not evaluate: {exc}"]
     if mine == theirs:
         return []
     if ws is None:
@@ -138,7 +150,7 @@ def xlsx_styles(ctx: StepContext, path: str, sheet: str | int = 0, gold: str | N
     openpyxl as OSWorld reads them: ``same``, these properties (``font_color``, ``font_bold``,
     ``bgcolor``, ``number_format``...) of every cell from A1 to the last used row and column equal
     those of ``gold_sheet`` (default ``sheet``) in the gold workbook ``gold`` (a sheet with
-    conditional formatting fails: it is not evaluated); ``checks``, one cell's property against
+    conditional formatting that needs a formula engine fails); ``checks``, one cell's property against
     ``ref`` by ``method`` (``eq``, ``ne``...; colours are aRGB text such as ``FF0000FF``)."""
     p = ctx.path(path)
     if not p.is_file():
@@ -152,8 +164,11 @@ def xlsx_styles(ctx: StepContext, path: str, sheet: str | int = 0, gold: str | N
         if same:
             if gold is None:
                 raise ValueError("xlsx.styles: same needs a gold workbook")
-            gold_ws = _sheet(_book(gold_file(ctx, gold)), sheet if gold_sheet is None else gold_sheet)
-            problems += _style_differences(ws, gold_ws, list(same))
+            gold_path = gold_file(ctx, gold)
+            gold_ws = _sheet(_book(gold_path), sheet if gold_sheet is None else gold_sheet)
+            raws = (RawSheet(p, ws.title if ws is not None else ""),
+                    RawSheet(gold_path, gold_ws.title if gold_ws is not None else ""))
+            problems += _style_differences(ws, gold_ws, list(same), raws)
         if checks and ws is None:
             problems.append("the sheet does not exist")
         for check in (checks or []) if ws is not None else []:

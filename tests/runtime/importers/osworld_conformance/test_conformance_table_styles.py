@@ -10,8 +10,9 @@ from typing import Any
 
 import openpyxl
 import pytest
-from openpyxl.formatting.rule import CellIsRule
+from openpyxl.formatting.rule import CellIsRule, FormulaRule, Rule
 from openpyxl.styles import Color, Font, PatternFill
+from openpyxl.styles.differential import DifferentialStyle
 
 pytestmark = pytest.mark.conformance
 
@@ -50,12 +51,26 @@ def _swap(wb: Any) -> None:  # the styled sheet moved second: position 0 is now 
     wb.move_sheet("Notes", offset=-1)
 
 
-def _cond(over: str) -> Edit:
-    """The green font by conditional formatting (rates over ``over``) instead of a direct font."""
+def _cond(*rules: Any, cells: str = "B2:B4") -> Edit:
+    """The green font by conditional formatting (``rules`` on ``cells``) instead of a direct font."""
     def edit(wb: Any) -> None:
         wb["Sheet1"]["B3"].font = copy(wb["Sheet1"]["B2"].font)  # the workbook's default font (a theme colour)
-        wb["Sheet1"].conditional_formatting.add("B2:B4", CellIsRule(operator="greaterThan", formula=[over], font=GREEN))
+        for rule in rules:
+            wb["Sheet1"].conditional_formatting.add(cells, rule)
     return edit
+
+
+def _over(limit: str, font: Font = GREEN) -> Any:
+    return CellIsRule(operator="greaterThan", formula=[limit], font=font)
+
+
+def _top(font: Font = GREEN) -> Any:  # Calc's "top 1 element": a rule type desktop-env has no branch for
+    return Rule(type="top10", rank=1, dxf=DifferentialStyle(font=font))
+
+
+def _red_header(wb: Any, fill: PatternFill) -> None:  # A1's red by a rule on the text "Period"
+    wb["Sheet1"]["A1"].fill = PatternFill()
+    wb["Sheet1"].conditional_formatting.add("A1:A4", CellIsRule(operator="equal", formula=['"Period"'], fill=fill))
 
 
 STYLE = [{"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["font_color"]}]
@@ -86,7 +101,22 @@ STYLE_CASES = [
     (BOTH, _set("B3", font=Font(color="FF00FF00", bold=True)), False),
     (BOTH, _set("B3", value=2.5), False),
     # Conditional formatting that does not give B3 the green font fails both.
-    (STYLE, _cond("5"), False),
+    # Conditional formatting desktop-env evaluates without a formula engine's help: literal cellIs.
+    (STYLE, _cond(_over("2")), True),
+    (STYLE, _cond(_over("5")), False),
+    (STYLE, _cond(_over("2.2")), True),
+    (STYLE, _cond(CellIsRule(operator="between", formula=["2.1", "2.3"], font=GREEN)), True),
+    (STYLE, _cond(CellIsRule(operator="notBetween", formula=["2.1", "2.3"], font=GREEN)), False),
+    (STYLE, _cond(CellIsRule(operator="equal", formula=["2.25"], font=GREEN)), True),
+    (STYLE, _cond(_over("2"), cells="A2:B4"), True),  # text against a number never matches
+    (STYLE, _cond(_over("2", Font(color="FF00FE00"))), False),  # the rule's colour is wrong
+    (STYLE, _cond(CellIsRule(operator="greaterThan", formula=["2"], fill=RED)), False),  # no font: desktop-env raises
+    (STYLE, _cond(_top()), False),  # no branch, no earlier test: nothing matches
+    (STYLE, _cond(_over("100"), _top()), False),  # the top rule reuses "> 100": nothing matches
+    (STYLE, _cond(_over("2"), _top(Font(color="FF000000"))), False),  # it reuses "> 2": B3 turns black
+    (STYLE, _cond(_over("2"), _over("100", Font(color="FF000000"))), True),
+    (FILL, lambda wb: _red_header(wb, PatternFill(bgColor="FFFF0000")), True),  # a dxf fill reads its bgColor
+    (FILL, lambda wb: _red_header(wb, PatternFill("solid", fgColor="FFFF0000")), False),
 ]
 
 
@@ -107,10 +137,11 @@ def test_compare_table_style(desktop_env: Any, deskact: Any, rules: list[dict[st
     assert ours is verdict, deskact.feedback
 
 
-def test_conditional_formatting_is_the_stricter_divergence(desktop_env: Any, deskact: Any) -> None:
-    """desktop-env evaluates conditional formatting (here ``B3 > 2`` gives B3 the green font) and
-    passes; xlsx.styles does not evaluate it and fails, saying why: stricter, never looser."""
-    ours, theirs = _run(desktop_env, deskact, STYLE, _cond("2"))
+def test_formula_conditional_formatting_is_the_stricter_divergence(desktop_env: Any, deskact: Any) -> None:
+    """desktop-env evaluates an expression rule with the formulas library (here ``B2>2`` gives B3
+    the green font) and passes; xlsx.styles does not evaluate it and fails, saying why: stricter,
+    never looser."""
+    ours, theirs = _run(desktop_env, deskact, STYLE, _cond(FormulaRule(formula=["B2>2"], font=GREEN)))
     assert theirs and not ours
     assert "conditional formatting" in deskact.feedback
 
