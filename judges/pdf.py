@@ -4,7 +4,10 @@
 ``compare_pdfs`` does (its score is 1 only for equal texts). The text is every character the
 pages draw, in the order they draw them (pdfminer.six without its layout analysis, which would
 reorder text by position), a line break where the baseline changes: spaces are kept as drawn,
-two spaces stay two (PDFium's text merges them: a near miss it would pass).
+two spaces stay two (PDFium's text merges them: a near miss it would pass). After a page's
+contents come the texts its visible annotations draw (a filled form field's value is drawn by its
+widget's appearance stream), each on lines of its own, as PyMuPDF reads them: without them, a form
+filled with a wrong value would pass.
 The file is read as bytes through the task's world (``ctx.path``) and parsed in memory.
 """
 
@@ -19,6 +22,9 @@ from pdfminer.converter import PDFPageAggregator
 from pdfminer.layout import LTChar, LTContainer
 from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
 from pdfminer.pdfpage import PDFPage
+from pdfminer.pdftypes import PDFStream, dict_value, int_value, list_value, resolve1
+from pdfminer.psparser import PSLiteral
+from pdfminer.utils import MATRIX_IDENTITY, Matrix, apply_matrix_pt, mult_matrix
 
 from ..runtime.tasks.helpers import clip, gold_file, shown
 from ..runtime.tasks.steps import StepContext, Verdict, judge
@@ -32,26 +38,84 @@ def _chars(item: Any) -> Iterator[LTChar]:
             yield from _chars(child)
 
 
+def _lines(page: Any) -> str:
+    out: list[str] = []
+    baseline = None
+    for char in _chars(page):
+        y = round(char.matrix[5], 1)
+        if baseline is not None and y != baseline:
+            out.append("\n")
+        out.append(char.get_text())
+        baseline = y
+    return "".join(out)
+
+
+_HIDDEN = 2 | 32
+"""Annotation flags Hidden and NoView: not drawn, so not read."""
+
+
+def _appearances(page: PDFPage) -> Iterator[tuple[Any, Matrix]]:
+    """Each visible annotation's normal appearance stream (a filled form field's value is drawn by
+    it, not by the page's contents) with the matrix that places its box on the annotation's Rect."""
+    for ref in list_value(resolve1(page.annots) or []):
+        try:
+            found = _appearance(dict_value(resolve1(ref)))
+        except (ValueError, TypeError, AttributeError):  # a malformed annotation draws nothing
+            continue
+        if found is not None:
+            yield found
+
+
+def _appearance(annot: dict[Any, Any]) -> tuple[Any, Matrix] | None:
+    """One annotation's normal appearance and its placing matrix (PDF 32000, 12.5.5), or None."""
+    if int_value(resolve1(annot.get("F", 0)) or 0) & _HIDDEN:
+        return None
+    normal = resolve1(dict_value(resolve1(annot.get("AP", {})) or {}).get("N"))
+    if isinstance(normal, dict):  # appearance states (a check box): the one /AS names
+        state = resolve1(annot.get("AS"))
+        normal = resolve1(normal.get(state.name)) if isinstance(state, PSLiteral) else None
+    if not isinstance(normal, PDFStream):
+        return None
+    a, b, c, d, e, f = (float(v) for v in list_value(resolve1(normal.attrs.get("Matrix", MATRIX_IDENTITY))))
+    matrix: Matrix = (a, b, c, d, e, f)
+    box = [float(v) for v in list_value(resolve1(normal.attrs.get("BBox", [0, 0, 0, 0])))]
+    rect = [float(v) for v in list_value(resolve1(annot.get("Rect", [0, 0, 0, 0])))]
+    corners = [apply_matrix_pt(matrix, (x, y)) for x in (box[0], box[2]) for y in (box[1], box[3])]
+    tx0, ty0 = min(c[0] for c in corners), min(c[1] for c in corners)
+    tx1, ty1 = max(c[0] for c in corners), max(c[1] for c in corners)
+    sx = (max(rect[0], rect[2]) - min(rect[0], rect[2])) / (tx1 - tx0) if tx1 > tx0 else 1.0
+    sy = (max(rect[1], rect[3]) - min(rect[1], rect[3])) / (ty1 - ty0) if ty1 > ty0 else 1.0
+    to_rect = (sx, 0.0, 0.0, sy, min(rect[0], rect[2]) - tx0 * sx, min(rect[1], rect[3]) - ty0 * sy)
+    return normal, mult_matrix(matrix, to_rect)
+
+
+def _page_matrix(page: PDFPage) -> Matrix:
+    """The page's base matrix, as pdfminer's own process_page makes it."""
+    (x0, y0, x1, y1) = page.mediabox
+    return {90: (0, -1, 1, 0, -y0, x1), 180: (-1, 0, 0, -1, x1, y1),
+            270: (0, 1, -1, 0, y1, -x0)}.get(page.rotate, (1, 0, 0, 1, -x0, -y0))
+
+
 def pdf_text(data: bytes) -> str:
     """Every page's text in page order, one line break between pages and where a character's
-    baseline differs from the one before, surrounding whitespace stripped. Raises for a file that
-    is not a PDF."""
+    baseline differs from the one before, surrounding whitespace stripped; after a page's contents,
+    the text its visible annotations draw (filled form fields), each on lines of its own, as
+    PyMuPDF's text reads it. Raises for a file that is not a PDF."""
     pages = []
     # No LAParams: extract_pages would put in its defaults, and their analysis orders text by position.
     device = PDFPageAggregator(PDFResourceManager(), laparams=None)
     interpreter = PDFPageInterpreter(device.rsrcmgr, device)
     for source in PDFPage.get_pages(io.BytesIO(data)):
         interpreter.process_page(source)
-        page = device.get_result()
-        out: list[str] = []
-        baseline = None
-        for char in _chars(page):
-            y = round(char.matrix[5], 1)
-            if baseline is not None and y != baseline:
-                out.append("\n")
-            out.append(char.get_text())
-            baseline = y
-        pages.append("".join(out))
+        parts = [_lines(device.get_result())]
+        ctm = _page_matrix(source)
+        for stream, matrix in _appearances(source):
+            device.begin_page(source, ctm)
+            resources = dict_value(resolve1(stream.attrs.get("Resources"))) or source.resources
+            interpreter.render_contents(resources, [stream], ctm=mult_matrix(matrix, ctm))
+            device.end_page(source)
+            parts.append(_lines(device.get_result()))
+        pages.append("\n".join(p for p in parts if p))
     return "\n".join(pages).strip()
 
 
