@@ -199,8 +199,8 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
         needs_judge(part["func"], "xlsx.styles")
         env.judge("xlsx.styles", path=path, gold=gold, same=_styles(rule), sheet=_sheet_ref(rule.get("sheet_idx0"), "R"),
                   gold_sheet=_sheet_ref(rule.get("sheet_idx1"), "E"))
-        env.out.notes.append("compare_table: style is compared without evaluating conditional formatting; a sheet"
-                             " with conditional formatting fails (desktop-env evaluates it)")
+        env.out.notes.append("compare_table: style evaluates conditional formatting only where desktop-env needs no"
+                             " formula engine (cellIs with literal values); a sheet with other rules fails")
     for rule in printed:
         _printed(env, part, rule)
     for rule in (r for r in rules if r["type"] == "freeze"):

@@ -120,8 +120,9 @@ STYLE_CASES = [
 ]
 
 
-def _run(desktop_env: Any, deskact: Any, rules: list[dict[str, Any]], edit: Edit | None) -> tuple[bool, bool]:
-    gold = _book(deskact.ctx.gold.parent / "expected.xlsx")
+def _run(desktop_env: Any, deskact: Any, rules: list[dict[str, Any]], edit: Edit | None,
+         gold_edit: Edit | None = None) -> tuple[bool, bool]:
+    gold = _book(deskact.ctx.gold.parent / "expected.xlsx", gold_edit)
     result = _book(deskact.home_file(RESULT), edit)
     evaluator = {"func": "compare_table", "result": {"type": "vm_file", "path": RESULT, "dest": "PeriodRate.xlsx"},
                  "expected": {"type": "cloud_file", "path": GOLD_URL, "dest": "gold.xlsx"}, "options": {"rules": rules}}
@@ -135,6 +136,22 @@ def test_compare_table_style(desktop_env: Any, deskact: Any, rules: list[dict[st
     ours, theirs = _run(desktop_env, deskact, rules, edit)
     assert ours == theirs, f"deskact {'passes' if ours else 'fails'} ({deskact.feedback}); desktop-env does not"
     assert ours is verdict, deskact.feedback
+
+
+def _far(wb: Any) -> None:  # a value far below the data, in its plain font
+    wb["Sheet1"]["C56"] = 3
+
+
+@pytest.mark.parametrize(("cells", "verdict"), [("C1:C100", True), ("C50:C100", False)])
+def test_conditional_formatting_stops_after_fifty_empty_cells(desktop_env: Any, deskact: Any, cells: str,
+                                                               verdict: bool) -> None:
+    """desktop-env stops a rule's range at its first empty cell once 50 have been seen: C56 is past
+    55 empty cells of C1:C100 (not formatted) but only 6 of C50:C100 (turned green)."""
+    def edit(wb: Any) -> None:
+        _far(wb)
+        wb["Sheet1"].conditional_formatting.add(cells, _over("2"))
+    ours, theirs = _run(desktop_env, deskact, STYLE, edit, _far)
+    assert ours == theirs and ours is verdict, deskact.feedback
 
 
 def test_formula_conditional_formatting_is_the_stricter_divergence(desktop_env: Any, deskact: Any) -> None:
