@@ -78,11 +78,21 @@ def seed_profile(ctx: StepContext) -> StepPath:
     return target
 
 
+def window_title(name: str) -> str:
+    """A part of the title of GIMP's window once it shows the file ``name``: an image in GIMP's own
+    format is titled by its file name (``scene.xcf-1.0 (RGB ...)``), any other is imported and
+    titled by its name in brackets (``[scene] (imported)-1.0 (RGB ...)``)."""
+    if name.casefold().endswith(".xcf"):
+        return f"{name}-"
+    return f"[{PurePosixPath(name).stem}]"
+
+
 @reset_step("apps.gimp")
 def apps_gimp(ctx: StepContext, path: str | None = None, timeout: float = 90) -> None:
     """Start GIMP (single window, no splash) with the image at ``path`` open, or none; wait until its
-    window shows the image (titled ``[name]``) and is drawn. The agent's profile
-    (``${HOME}/.config/GIMP/2.10``) is seeded from a warm template unless a ``pluginrc`` is there."""
+    window shows the image (titled ``[name]``, or ``name.xcf-`` for GIMP's own .xcf) and is drawn.
+    The agent's profile (``${HOME}/.config/GIMP/2.10``) is seeded from a warm template unless a
+    ``pluginrc`` is there."""
     if not ctx.display:
         raise StepFailed(f"apps.gimp needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
     argv = ["gimp", "-s"]
@@ -92,7 +102,7 @@ def apps_gimp(ctx: StepContext, path: str | None = None, timeout: float = 90) ->
         if not image.is_file():
             raise StepFailed(f"apps.gimp: {image} does not exist")
         argv.append(str(image))
-        window = f"[{image.stem}]"
+        window = window_title(image.name)
     seed_profile(ctx)
     launch(ctx, argv, window, timeout, "apps.gimp")
     found = _x11.find_window(ctx.display, window)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from deskact.reset_scripts.apps.gimp import profile_template, seed_profile
+from deskact.reset_scripts.apps.gimp import profile_template, seed_profile, window_title
 from deskact.runtime.tasks.steps import StepContext, StepFailed, run_reset
 
 needs_gimp = pytest.mark.skipif(shutil.which("gimp-console") is None, reason="GIMP is not installed (scripts/setup.sh)")
@@ -42,3 +42,11 @@ def test_needs_a_display_and_the_image(ctx: StepContext) -> None:
     ctx.display = ":4321"  # refused before anything is started on it
     with pytest.raises(StepFailed, match=r"apps.gimp: .*missing.png does not exist"):
         run_reset("apps.gimp", {"path": "missing.png"}, ctx)
+
+
+def test_the_window_is_titled_by_the_file_name_for_xcf_and_in_brackets_for_imports() -> None:
+    # GIMP 2.10's titles: "scene.xcf-1.0 (RGB color 8-bit ...)" and "[scene] (imported)-1.0 (RGB ...)"
+    assert window_title("white_background_with_object.xcf") == "white_background_with_object.xcf-"
+    assert window_title("Scene.XCF") == "Scene.XCF-"
+    assert window_title("scene.png") == "[scene]"
+    assert window_title("a.b.jpg") == "[a.b]"
