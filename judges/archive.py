@@ -107,9 +107,10 @@ def archive_same_pdfs(ctx: StepContext, path: str, reference: str, folder: str =
     if not p.is_file():
         return Verdict.fail(f"{shown(ctx, p)} should be a zip archive but does not exist")
     unpacked: list[_Unpacked] = []
-    for what, read in ((shown(ctx, p), p.read_bytes), (reference, gold_file(ctx, reference).read_bytes)):
+    # Read first: a file past the judge's limits is an error naming the limit, not a failed comparison.
+    for what, data in ((shown(ctx, p), p.read_bytes()), (reference, gold_file(ctx, reference).read_bytes())):
         try:
-            unpacked.append(_Unpacked(read()))
+            unpacked.append(_Unpacked(data))
         except (ValueError, OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError, EOFError) as exc:
             return Verdict.fail(f"{what} cannot be unpacked as a zip ({type(exc).__name__}: {exc})")
     mine, gold = unpacked
@@ -133,3 +134,51 @@ def archive_same_pdfs(ctx: StepContext, path: str, reference: str, folder: str =
         if not same:
             return Verdict.fail(f"{shown(ctx, p)}: {name}'s text differs from the reference's")
     return Verdict.ok(f"{shown(ctx, p)}'s {folder or 'top folder'} holds {len(names)} PDFs with the reference's text")
+
+
+def pypdf2_text(data: bytes) -> str:
+    """Every page's ``extract_text()`` by PyPDF2 3.0.1, joined without separators (OSWorld's
+    ``compare_zip_files`` reads a PDF member so)."""
+    import io
+
+    from PyPDF2 import PdfReader
+
+    return "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+@judge("archive.same_members")
+def archive_same_members(ctx: StepContext, path: str, reference: str, pdf_similarity: float = 0.95) -> Verdict:
+    """``path`` is a zip with the same member names as ``reference`` (a zip in the suite's gold/
+    folder), each member's bytes the reference's, except ``.pdf`` members (any case), whose texts
+    (PyPDF2's) have a difflib ratio of at least ``pdf_similarity``: OSWorld's ``compare_zip_files``.
+    A missing file, a file that is not a zip, or a member that cannot be read fails (the metric
+    raises). Both zips are read in memory, within the judge's zip limits."""
+    import difflib
+
+    p = ctx.path(path)
+    if not p.is_file():
+        return Verdict.fail(f"{shown(ctx, p)} should be a zip archive but does not exist")
+    import io
+
+    # Read first: a file past the judge's limits is an error naming the limit, not a failed comparison.
+    have_zip, gold_zip = p.read_bytes(), gold_file(ctx, reference).read_bytes()
+    try:
+        with zipfile.ZipFile(io.BytesIO(have_zip)) as mine, zipfile.ZipFile(io.BytesIO(gold_zip)) as gold:
+            names, want = set(mine.namelist()), set(gold.namelist())
+            if names != want:
+                return Verdict.fail(f"{shown(ctx, p)} holds {clip(sorted(names), 200)}; it should hold"
+                                    f" {clip(sorted(want), 200)} (missing {clip(sorted(want - names), 120)},"
+                                    f" extra {clip(sorted(names - want), 120)})")
+            for name in sorted(names):
+                have, expected = mine.read(name), gold.read(name)
+                if name.lower().endswith(".pdf"):
+                    ratio = difflib.SequenceMatcher(None, pypdf2_text(have), pypdf2_text(expected)).ratio()
+                    if ratio < pdf_similarity:
+                        return Verdict.fail(f"{shown(ctx, p)}: {name}'s text is {ratio:.3f} similar to the"
+                                            f" reference's, under {pdf_similarity}")
+                elif have != expected:
+                    return Verdict.fail(f"{shown(ctx, p)}: {name} differs from the reference's"
+                                        f" ({len(have)} vs {len(expected)} bytes)")
+    except Exception as exc:  # noqa: BLE001 - an unreadable zip, member or PDF: the metric raises and scores 0
+        return Verdict.fail(f"{shown(ctx, p)} or {reference} cannot be compared ({type(exc).__name__}: {exc})")
+    return Verdict.ok(f"{shown(ctx, p)} holds the reference's {len(names)} members")

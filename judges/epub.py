@@ -75,9 +75,10 @@ def epub_same(ctx: StepContext, path: str, reference: str) -> Verdict:
     if not p.is_file():
         return Verdict.fail(f"{shown(ctx, p)} should be an EPUB but does not exist")
     books = []
-    for what, read in ((shown(ctx, p), p.read_bytes), (reference, gold_file(ctx, reference).read_bytes)):
+    # Read first: a file past the judge's limits is an error naming the limit, not a failed comparison.
+    for what, data in ((shown(ctx, p), p.read_bytes()), (reference, gold_file(ctx, reference).read_bytes())):
         try:
-            books.append(epub_files(read()))
+            books.append(epub_files(data))
         except Exception as exc:  # noqa: BLE001 - whatever the metric's reading raises scores 0
             return Verdict.fail(f"{what} cannot be read as OSWorld's compare_epub reads it ({type(exc).__name__}: {exc})")
     mine, gold = books

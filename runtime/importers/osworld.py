@@ -119,8 +119,6 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "compare_references", "compare_result_files", "compare_time_in_speedtest_results",
         "diff_text_file", "file_contains", "literal_match",
         "compare_text_file"],
-    "a zip compared member by member, its PDFs by PyPDF2's text at a similarity of 0.95: no deskact judge"
-    " reads PDF text as PyPDF2 does": ["compare_zip_files"],
     "PDF pages rendered by PyMuPDF after borb rewrites the file, compared pixel for pixel: no deskact judge"
     " renders them so": ["compare_pdf_images"],
     "the template's placeholder func": ["func"],

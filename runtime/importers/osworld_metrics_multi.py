@@ -1,5 +1,5 @@
 """OSWorld's multi_apps file metrics -> deskact judges (``MULTI``): a Word document's words, an
-MP3's tags, a zip of PDFs, an EPUB, the X clipboard.
+MP3's tags, zips, an EPUB, the X clipboard.
 
 - ``fuzzy_place_math`` (general.py): the mean over exactly three body-paragraph words of each
   word's best rapidfuzz ratio against the answers; 1 only for three words each equal to an
@@ -8,6 +8,9 @@ MP3's tags, a zip of PDFs, an EPUB, the X clipboard.
 - ``compare_archive`` (chrome.py) with ``file_type: pdf``: the folder's names equal, each PDF's
   text equal (``compare_pdfs``): ``archive.same_pdfs``. Other file types are reported.
 - ``compare_epub`` (others.py): ``epub.same``.
+- ``compare_zip_files`` (vscode.py): the same member names, each member's bytes equal, a PDF's
+  text (PyPDF2's, the library the metric reads it with) at a difflib ratio of at least 0.95:
+  ``archive.same_members``.
 - ``is_in_vm_clickboard`` (basic_os.py): every expected text is in the output of the command the
   ``expected`` getter runs (``xsel --clipboard --output``, in the world, on the task's display):
   ``shell.output`` ``contains``. A VM path in the expected text is the task's (``${HOME}``).
@@ -89,6 +92,14 @@ def _compare_epub(env: MetricEnv, part: Part) -> None:
     env.judge("epub.same", path=path, reference=reference)
 
 
+def _compare_zip_files(env: MetricEnv, part: Part) -> None:
+    """The same member names, equal bytes, PDFs by PyPDF2's text at a ratio of 0.95; the metric takes
+    options and reads none (ignored, as there)."""
+    needs_judge(part["func"], "archive.same_members")
+    path, reference = result_and_gold(env, part)
+    env.judge("archive.same_members", path=path, reference=reference)
+
+
 def _task_text(text: str) -> str:
     """A text with the VM's home in it (``/home/user/...``) as the task's (``${HOME}/...``)."""
     return "${HOME}".join(escape(piece) for piece in re.split(r"/home/user(?![^/\s])", text))
@@ -121,5 +132,6 @@ MULTI: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_mp3_meta": _check_mp3_meta,
     "compare_archive": _compare_archive,
     "compare_epub": _compare_epub,
+    "compare_zip_files": _compare_zip_files,
     "is_in_vm_clickboard": _is_in_vm_clickboard,
 }

@@ -1,7 +1,7 @@
 """OSWorld's multi_apps file metrics agree with the judges they translate to (osworld_metrics_multi):
 fuzzy_place_math (docx.words), check_mp3_meta (audio.tags), compare_archive with PDFs
-(archive.same_pdfs), is_in_vm_clickboard (shell.output) and compare_epub (epub.same), on right
-and near-miss files."""
+(archive.same_pdfs), is_in_vm_clickboard (shell.output), compare_epub (epub.same) and
+compare_zip_files (archive.same_members), on right and near-miss files."""
 
 from __future__ import annotations
 
@@ -322,3 +322,75 @@ def test_compare_epub_not_a_zip(desktop_env: Any, deskact: Any, tmp_path: Path) 
                  "expected": {"type": "cloud_file", "path": GOLD_EPUB_URL, "dest": "Pass Through Gold.epub"}}
     assert _agree(desktop_env, deskact, "others", "compare_epub", [str(path), str(gold)], evaluator,
                   {GOLD_EPUB_URL: gold}) is False
+
+
+# --- compare_zip_files ----------------------------------------------------------------------------
+
+SUBMISSION = "/home/user/Recruitment_and_retention_of_health_professionals_across_Europe.zip"
+GOLD_SUBMISSION_URL = "https://example.org/gold/submission_Gold.zip"
+ESSAY = "Recruitment and retention of health professionals across Europe, a review of forty studies."
+DOCX_BYTES = b"PK\x03\x04 stands in for a Word document's bytes"
+PAPER = {"essay.docx": DOCX_BYTES, "essay.pdf": _pdf([ESSAY])}
+
+
+def _near(text: str, changes: int) -> str:
+    """``text`` with ``changes`` of its letters replaced, spread over it."""
+    chars = list(text)
+    for i in range(changes):
+        k = 3 + i * (len(text) - 6) // max(changes, 1)
+        chars[k] = "#"
+    return "".join(chars)
+
+
+@pytest.fixture
+def no_temp_pdf() -> Any:
+    """compare_zip_files writes temp.pdf in its working folder (the checkout's): removed afterwards."""
+    temp = Path(__file__).resolve().parents[4] / "temp.pdf"
+    existed = temp.exists()
+    yield
+    if not existed:
+        temp.unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize(("members", "verdict"), [
+    (PAPER, True),
+    ({"essay.pdf": _pdf([ESSAY], x=90), "essay.docx": DOCX_BYTES}, True),  # drawn elsewhere, members in another order
+    ({**PAPER, "essay.pdf": _pdf([_near(ESSAY, 2)])}, True),  # 0.95 similar is enough, as in OSWorld
+    ({**PAPER, "essay.pdf": _pdf([_near(ESSAY, 12)])}, False),
+    ({**PAPER, "essay.pdf": _pdf(["A different essay."])}, False),
+    ({**PAPER, "essay.docx": DOCX_BYTES + b" "}, False),  # other members byte for byte
+    ({"essay.pdf": PAPER["essay.pdf"]}, False),
+    ({**PAPER, "notes.txt": b"extra"}, False),
+    ({"essay.docx": DOCX_BYTES, "Essay.pdf": PAPER["essay.pdf"]}, False),  # names compared exactly
+    ({"essay.docx": DOCX_BYTES, "essay.pdf": b"not a PDF"}, False),
+])
+def test_compare_zip_files(desktop_env: Any, deskact: Any, tmp_path: Path, no_temp_pdf: Any,
+                           members: dict[str, bytes | None], verdict: bool) -> None:
+    path = _zip(deskact.home_file(SUBMISSION), members)
+    gold = _zip(tmp_path / "submission_Gold.zip", PAPER)
+    evaluator = {"func": "compare_zip_files", "result": {"type": "vm_file", "path": SUBMISSION, "dest": path.name},
+                 "expected": {"type": "cloud_file", "path": GOLD_SUBMISSION_URL, "dest": "submission_Gold.zip"}}
+    assert _agree(desktop_env, deskact, "vscode", "compare_zip_files", [str(path), str(gold)], evaluator,
+                  {GOLD_SUBMISSION_URL: gold}) is verdict
+
+
+@pytest.mark.parametrize("changes", range(3, 8))
+def test_compare_zip_files_at_the_similarity_limit(desktop_env: Any, deskact: Any, tmp_path: Path, no_temp_pdf: Any,
+                                                   changes: int) -> None:
+    """Around a ratio of 0.95 (the essay's 91 characters, a few replaced: 4 give 0.956, 5 give 0.945)."""
+    path = _zip(deskact.home_file(SUBMISSION), {**PAPER, "essay.pdf": _pdf([_near(ESSAY, changes)])})
+    gold = _zip(tmp_path / "submission_Gold.zip", PAPER)
+    evaluator = {"func": "compare_zip_files", "result": {"type": "vm_file", "path": SUBMISSION, "dest": path.name},
+                 "expected": {"type": "cloud_file", "path": GOLD_SUBMISSION_URL, "dest": "submission_Gold.zip"}}
+    assert _agree(desktop_env, deskact, "vscode", "compare_zip_files", [str(path), str(gold)], evaluator,
+                  {GOLD_SUBMISSION_URL: gold}) is (changes <= 4)
+
+
+def test_compare_zip_files_not_a_zip(desktop_env: Any, deskact: Any, tmp_path: Path, no_temp_pdf: Any) -> None:
+    path = deskact.home_file(SUBMISSION)
+    path.write_bytes(PAPER["essay.pdf"])
+    gold = _zip(tmp_path / "submission_Gold.zip", PAPER)
+    evaluator = {"func": "compare_zip_files", "result": {"type": "vm_file", "path": SUBMISSION, "dest": path.name},
+                 "expected": {"type": "cloud_file", "path": GOLD_SUBMISSION_URL, "dest": "submission_Gold.zip"}}
+    assert _agree(desktop_env, deskact, "vscode", "compare_zip_files", [str(path), str(gold)], evaluator,
+                  {GOLD_SUBMISSION_URL: gold}) is False
