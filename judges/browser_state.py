@@ -5,6 +5,7 @@ all of them at exit). The checks are pure functions of what is read, tested with
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from ..runtime.tasks.steps import StepContext, Verdict, judge
@@ -42,6 +43,31 @@ def browser_bookmark_bar(ctx: StepContext, folders: list[str] | None = None, url
     if folders is None and urls is None:
         raise ValueError("browser.bookmark_bar needs folders or urls")
     return match_bookmark_bar(prof.read_bookmark_roots(_closed_profile(ctx)), folders, urls)
+
+
+def match_bookmark_folder(roots: dict[str, Any] | None, folder: str, urls: list[list[str]]) -> Verdict:
+    """The bar's first top-level folder named ``folder`` holds bookmarks to one address of each list
+    of ``urls``, as a set (OSWorld's liked_authors_websites_urls rule)."""
+    if not roots:
+        return Verdict.fail("the profile has no bookmarks file")
+    children = [c for c in (roots.get("bookmark_bar") or {}).get("children", []) if isinstance(c, dict)]
+    found = next((c for c in children if c.get("type") == "folder" and c.get("name") == folder), None)
+    if found is None:
+        return Verdict.fail(f"the bookmarks bar has no folder named {folder!r}",
+                            folders=[c.get("name") for c in children if c.get("type") == "folder"])
+    inside = {str(c.get("url")) for c in found.get("children", []) if isinstance(c, dict) and c.get("type") == "url"}
+    if any(set(choice) == inside for choice in itertools.product(*urls)):
+        return Verdict.ok(f"the folder {folder!r} holds one address of each expected page: {sorted(inside)}")
+    return Verdict.fail(f"the folder {folder!r} holds {sorted(inside)}: not exactly one address of each of"
+                        f" {len(urls)} expected pages ({urls})", found=sorted(inside))
+
+
+@judge("browser.bookmark_folder")
+def browser_bookmark_folder(ctx: StepContext, folder: str, urls: list[list[str]]) -> Verdict:
+    """The first folder named ``folder`` at the top of the bookmarks bar holds, directly, bookmarks to
+    exactly one address from each list of ``urls`` (compared as sets: a bookmark twice counts once;
+    its subfolders are not looked at). Closes the browser first."""
+    return match_bookmark_folder(prof.read_bookmark_roots(_closed_profile(ctx)), folder, urls)
 
 
 def match_history_clear(urls: list[str], keywords: list[str]) -> Verdict:
