@@ -34,6 +34,7 @@ from . import (  # noqa: F401  (registration)
     thunderbird,
     thunderbird_mail,
     users,
+    video,
     vlc,
     vlc_playing,
     windows,

@@ -3,8 +3,8 @@
 # its ~60 declared dependencies: torch, cloud SDKs, playwright...) and only the libraries
 # that the metric modules the conformance tests load import (table, docs, slides, general,
 # vscode, vlc, utils), at desktop-env's own pins where it pins them. docs.py also imports
-# easyocr (OCR, which no conformance test calls) and vlc.py audio and video libraries: the
-# runner stubs those instead of installing torch and librosa. Tests: `pytest -m conformance`.
+# easyocr (OCR, which no conformance test calls) and vlc.py's audio libraries: the runner stubs
+# those instead of installing torch and librosa. Tests: `pytest -m conformance`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,7 @@ LIBRARIES=(
   xmltodict tldextract pdfplumber formulas PyYAML PyPDF2 scikit-image
   mutagen  # others.py (check_mp3_meta, compare_epub) imports it at its top
   pymupdf pypdf  # compare_pdfs (chrome.py) reads PDF text with PyMuPDF, check_pdf_pages (pdf.py) counts pages with pypdf
+  "opencv-python-headless>=4.5,<5" imagehash  # compare_videos (vlc.py) decodes with OpenCV, hashes with imagehash
 )
 stamp=$VENV/.conformance-installed
 want="${PACKAGES[*]} ${LIBRARIES[*]}"

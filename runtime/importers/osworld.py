@@ -93,8 +93,8 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "check_html_background_image"],
     "a GIMP metric of sharpness (the variance of OpenCV's Laplacian of OpenCV's own grayscale decoding): no"
     " deskact judge decides as it does": ["check_sharper"],
-    "a VLC metric of audio or video similarity (librosa, OpenCV): no deskact judge decides as it does": [
-        "compare_videos", "compare_audios"],
+    "a VLC metric of audio similarity (a DTW distance of librosa's MFCCs, solved only at exactly 0): no deskact"
+    " judge decides as it does": ["compare_audios"],
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
         "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],

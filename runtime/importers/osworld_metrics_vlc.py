@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .common import Untranslatable, escape
-from .osworld_metrics_env import MetricEnv, Part, known_options, needs_judge, rule_value, rules_of
+from .osworld_metrics_env import MetricEnv, Part, known_options, needs_judge, result_and_gold, rule_value, rules_of
 
 SLIDER_DEFAULT = "153;210;153;20;210;20;255;199;15;245;39;29"
 
@@ -117,6 +117,19 @@ def _fullscreen(env: MetricEnv, part: Part) -> None:
     env.judge("windows.screen_sized", wm_class=escape(window))
 
 
+def _videos(env: MetricEnv, part: Part) -> None:
+    """The agent's video against the expected one, frame by frame (video.same_frames)."""
+    needs_judge(part["func"], "video.same_frames")
+    options = known_options(part, {"max_frames_to_check", "threshold"}, {})
+    frames, threshold = options.get("max_frames_to_check", 100), options.get("threshold", 5)
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (frames, threshold)):
+        raise Untranslatable(f"func compare_videos: options {options} are not whole numbers")
+    path, reference = result_and_gold(env, part)
+    params = {"path": path, "reference": reference}
+    env.judge("video.same_frames", **params, **({"max_frames": frames} if frames != 100 else {}),
+              **({"threshold": threshold} if threshold != 5 else {}))
+
+
 def check_vlc_http(reset: list[dict[str, Any]], judge: list[dict[str, Any]]) -> None:
     """vlc.playing reads VLC's web interface: a task judged by it must start VLC with ``http``, as
     every VLC of OSWorld's VM has it on."""
@@ -132,6 +145,7 @@ VLC: dict[str, Callable[[MetricEnv, Part], None]] = {
     "check_qt_slider_colours": _slider_colours,
     "is_vlc_playing": _playing,
     "is_vlc_fullscreen": _fullscreen,
+    "compare_videos": _videos,
 }
 """OSWorld VLC metric func -> translation; conformance tests in
 tests/runtime/importers/osworld_conformance/test_conformance_vlc.py."""

@@ -107,3 +107,19 @@ def test_is_vlc_fullscreen_becomes_windows_screen_sized_either_way_round() -> No
     assert fullscreen(window, screen).judge == [{"windows.screen_sized": {"wm_class": "vlc"}}]
     assert fullscreen(screen, {"type": "vm_window_size"}).reasons
     assert fullscreen(screen, screen).reasons
+
+
+def videos(options: dict[str, Any] | None = None, result: str = "1984.mp4") -> Translation:
+    evaluator = {"func": "compare_videos", "options": options or {},
+                 "expected": {"type": "cloud_file", "path": "https://x.invalid/g", "dest": "gold.mp4"},
+                 "result": {"type": "vm_file", "path": result, "dest": "r.mp4"}}
+    return translate_evaluator(evaluator, lambda url, name: f"t/{name}", lambda p: "${HOME}/" + p.removeprefix("/home/user/"),
+                               lambda c: str(c))
+
+
+def test_compare_videos_becomes_video_same_frames_with_the_metrics_options() -> None:
+    assert videos().judge == [{"video.same_frames": {"path": "${HOME}/1984.mp4", "reference": "t/gold.mp4"}}]
+    out = videos({"max_frames_to_check": 50, "threshold": 3})
+    assert out.judge[0]["video.same_frames"] | {} == {"path": "${HOME}/1984.mp4", "reference": "t/gold.mp4",
+                                                       "max_frames": 50, "threshold": 3}
+    assert videos({"threshold": 2.5}).reasons

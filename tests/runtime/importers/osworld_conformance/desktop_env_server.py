@@ -12,9 +12,9 @@ packages above them are made as empty modules whose ``__path__`` points at the r
 ``from desktop_env.evaluators.metrics.utils import ...`` inside a metric module still resolves.
 Modules a metric file imports at its top for functions no translated metric calls are stubbed
 (a call would fail loudly on the stub, not pass): easyocr (docs.py's OCR), bs4, fitz and borb
-(chrome.py's HTML parsing of live pages, its PDF comparison where PyMuPDF is missing), and the audio and
-video libraries of vlc.py and gimp.py (acoustid, librosa, fastdtw, cv2, imagehash) beside their
-compare_images and compare_image_list, which need only PIL, numpy and scikit-image (installed).
+(chrome.py's HTML parsing of live pages, its PDF comparison where PyMuPDF is missing), and the audio
+libraries of vlc.py (acoustid, librosa, fastdtw). OpenCV and imagehash (compare_videos, gimp.py) are
+installed.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def setup() -> None:
         _stub("fitz", open=_unavailable)
     _stub("borb")
     _stub("borb.pdf", Document=_unavailable, PDF=_unavailable)
-    for name in ("acoustid", "librosa", "fastdtw", "cv2", "imagehash"):
+    for name in ("acoustid", "librosa", "fastdtw"):
         _stub(name, fastdtw=_unavailable)
 
 
