@@ -1,6 +1,7 @@
 """deskact import osworld over the official tasks of fixtures/osworld_open_terminal: check_moved_jpgs,
-run_sqlite3, the GNOME terminal killed before judging, a PDF and a video opened, a check script
-downloaded after the episode. Each converts, with the steps that keep OSWorld's verdict."""
+run_sqlite3, the GNOME terminal killed before judging, a PDF opened, Liked Authors bookmarks, a check
+script downloaded after the episode. Each converts but the one that installs from PyPI, with the steps
+that keep OSWorld's verdict."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def test_every_task_converts_but_the_one_that_installs_from_pypi(
     """multi_apps-9f3bb592's check script needs pysrt, which its postconfig installs with pip: offline,
     never (and Debian's python3-pysrt 1.0.1 fails on Python 3.11), so every agent would fail."""
     tasks, report = imported
-    assert len(tasks) == 4
+    assert len(tasks) == 5
     (skipped,) = report.skipped
     assert skipped.file.endswith("9f3bb592-209d-43bc-bb47-d77d9df56504.json")
     assert skipped.reasons == [("postconfig command runs pip install pysrt: worlds have no network, so the package is"
@@ -51,6 +52,15 @@ def test_run_sqlite3_becomes_sqlite_value(imported: tuple[dict[str, dict[str, An
     (judge,) = imported[0]["osworld-thunderbird-3d1682a7"]["judge"]
     assert judge["sqlite.value"]["path"] == "${HOME}/.thunderbird/t5q2a5hp.default-release/global-messages-db.sqlite"
     assert judge["sqlite.value"]["sql"].startswith("select sum(1) > 0 from messageAttributes where attributeID = 58")
+
+
+def test_liked_authors_becomes_browser_bookmark_folder(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    task = imported[0]["osworld-multi-apps-a82b78bb"]
+    (judge,) = task["judge"]
+    assert judge["browser.bookmark_folder"]["folder"] == "Liked Authors"
+    assert [len(u) for u in judge["browser.bookmark_folder"]["urls"]] == [2, 2, 4, 2]
+    steps = [next(iter(s)) for s in task["reset"]]
+    assert steps.index("browser.open") < steps.index("apps.open")  # the paper opens over the browser
 
 
 def test_a_pdf_opens_with_apps_open(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:

@@ -1,6 +1,6 @@
 """Official OSWorld tasks converted by the translations of files.names (check_moved_jpgs),
 sqlite.value (run_sqlite3), the GNOME terminal closed before judging and apps.open of a PDF
-(Chromium's viewer), given hand-written references, counterexamples and
+(Chromium's viewer) and browser.bookmark_folder (liked_authors_websites_urls), given hand-written references, counterexamples and
 stand-in input files built here, pass `deskact validate`: the reference passes, a do-nothing agent,
 the explorer and the counterexamples fail. The real input and gold files are not public offline;
 the stand-ins are made here from the instructions. The task files are unmodified copies
@@ -33,6 +33,7 @@ JPGS = "os/23393935-50c7-4a86-aeea-2b78fd089c5c.json"
 KILL = "multi_apps/2b9493d7-49b8-493a-a71b-56cd1f4d6908.json"
 BOOK = "multi_apps/5df7b33a-9f77-4101-823e-02f863e1c1ae.json"
 STARS = "thunderbird/3d1682a7-0fb0-49ae-a4dc-a73afd2d06d5.json"
+AUTHORS = "multi_apps/a82b78bb-7fde-4cb3-94a4-035baf10bcf0.json"
 
 COPY_JPGS = ("import os, shutil\nhome = os.path.expanduser('~/Desktop')\n"
              "for folder, _, names in os.walk(f'{home}/photos'):\n"
@@ -58,11 +59,19 @@ STAR_MAILS = (  # Thunderbird quit, then its message database given a starred ma
     "insert('messages', {'id': 424242, 'folderID': {folder}})\n"
     "insert('messageAttributes', {'attributeID': 58, 'value': 1, 'messageID': 424242})\n"
     "db.commit()\ndb.close()\nexit()\n")
+PAGES = ["https://jimfan.me/", "https://ai.stanford.edu/~dahuang/", "https://yukezhu.me/",
+         "https://www.eas.caltech.edu/people/anima"]
+# The task's browser (not the PDF viewer) gets the folder, through Chromium's own bookmarks page.
+BOOKMARK = ('browser.open("chrome://bookmarks")\n'
+            'browser.evaluate("new Promise(r => chrome.bookmarks.create({{parentId: \'1\', title: \'{folder}\'}}, f =>'
+            ' Promise.all({urls}.map(u => new Promise(q => chrome.bookmarks.create({{parentId: f.id, url: u}}, q))))'
+            '.then(r)))")\nexit()\n')
 REFERENCES = {
     "osworld-os-23393935": COPY_JPGS + "exit()\n",
     "osworld-multi-apps-2b9493d7": TYPE_IN_TERMINAL.format(text="pkill soffice"),
     "osworld-multi-apps-5df7b33a": CHAPTER_2,
     "osworld-thunderbird-3d1682a7": STAR_MAILS.replace("{folder}", "13"),
+    "osworld-multi-apps-a82b78bb": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES)),
 }
 COUNTEREXAMPLES = {
     "osworld-os-23393935": [
@@ -78,6 +87,9 @@ COUNTEREXAMPLES = {
         {"note": "the chapter saved under another name", "code": CHAPTER_2.replace("Chapter 2 Spectra.pdf", "ch2.pdf")}],
     "osworld-thunderbird-3d1682a7": [
         {"note": "a mail of another folder starred", "code": STAR_MAILS.replace("{folder}", "7")}],
+    "osworld-multi-apps-a82b78bb": [
+        {"note": "the last author left out", "code": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES[:3]))},
+        {"note": "the folder named otherwise", "code": BOOKMARK.format(folder="Liked authors", urls=str(PAGES))}],
 }
 
 
@@ -135,8 +147,8 @@ def _profile_tar() -> bytes:
 
 
 def _serve(file_host: Any, tmp: Path) -> None:
-    """Stand-ins: a real docx, a book of PDFs with its gold split, a Thunderbird profile. The photos are
-    any bytes (only their names are judged)."""
+    """Stand-ins: a real docx, a book of PDFs with its gold split, a paper's PDF, a Thunderbird profile.
+    The photos are any bytes (only their names are judged)."""
     served = file_host.served
     kill = _downloads(json.loads((EXAMPLES / KILL).read_text()))
     served[kill["/home/user/Desktop/15-MB-docx-file-download.docx"]] = _docx()
@@ -148,6 +160,9 @@ def _serve(file_host: Any, tmp: Path) -> None:
     served[_id(book["evaluator"]["expected"]["path"])] = _zip(
         {"Spectral Graph Theory.pdf": whole, "Chapter 1 Eigenvalues.pdf": chapter_1,
          "Chapter 2 Spectra.pdf": _pdf("Chapter 2\nSpectra of graphs.\n", tmp, "ch2")})
+    paper = _downloads(json.loads((EXAMPLES / AUTHORS).read_text()))
+    served[paper["/home/user/Desktop/2206.08853.pdf"]] = _pdf(
+        "MineDojo: Building Open-Ended Embodied Agents\nLinxi Fan, De-An Huang, Yuke Zhu, Anima Anandkumar\n", tmp, "paper")
     stars = _downloads(json.loads((EXAMPLES / STARS).read_text()))
     served[stars["/home/user/thunderbird-profile.tar.gz"]] = _profile_tar()
 
