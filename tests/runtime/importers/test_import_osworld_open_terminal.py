@@ -34,7 +34,7 @@ def test_every_task_converts_but_the_one_that_installs_from_pypi(
     """multi_apps-9f3bb592's check script needs pysrt, which its postconfig installs with pip: offline,
     never (and Debian's python3-pysrt 1.0.1 fails on Python 3.11), so every agent would fail."""
     tasks, report = imported
-    assert len(tasks) == 5
+    assert len(tasks) == 6
     (skipped,) = report.skipped
     assert skipped.file.endswith("9f3bb592-209d-43bc-bb47-d77d9df56504.json")
     assert skipped.reasons == [("postconfig command runs pip install pysrt: worlds have no network, so the package is"
@@ -61,6 +61,14 @@ def test_liked_authors_becomes_browser_bookmark_folder(imported: tuple[dict[str,
     assert [len(u) for u in judge["browser.bookmark_folder"]["urls"]] == [2, 2, 4, 2]
     steps = [next(iter(s)) for s in task["reset"]]
     assert steps.index("browser.open") < steps.index("apps.open")  # the paper opens over the browser
+
+
+def test_compare_pdfs_over_lists_pairs_each_form_with_its_gold(
+        imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
+    judges = imported[0]["osworld-multi-apps-185f29bd"]["judge"]
+    assert [j["pdf.same_text"]["path"] for j in judges][:2] == ["${HOME}/Desktop/Alex Lee.pdf",
+                                                                "${HOME}/Desktop/David Wilson.pdf"]
+    assert len(judges) == 7 and all("Gold" in j["pdf.same_text"]["reference"] for j in judges)
 
 
 def test_a_pdf_opens_with_apps_open(imported: tuple[dict[str, dict[str, Any]], ImportReport]) -> None:
