@@ -3,6 +3,7 @@ files.py, and so on. Importing this package registers them."""
 
 from . import (  # noqa: F401  (registration)
     a11y,
+    a11y_tree,
     answer,
     archive,
     audio,

@@ -97,14 +97,14 @@ FUNC_REASONS: dict[str, str] = _reasons({
     " judge decides as it does": ["compare_audios"],
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
-        "check_thunderbird_folder", "check_accessibility_tree", "check_json", "check_list"],
+        "check_thunderbird_folder", "check_json", "check_list"],
     "a VS Code metric (the vs_code domain's issue)": [
         "check_json_keybindings", "check_json_settings", "compare_config", "is_extension_installed",
         "check_python_file_by_test_suite", "check_line_number"],
     "a GNOME desktop setting: deskact's desktop is not GNOME": [
         "check_gnome_favorite_apps", "check_text_enlarged", "is_utc_0"],
     "an office metric without a deskact judge yet": [
-        "check_pdf_pages", "check_auto_saving_time", "check_image_stretch_and_center", "check_left_panel",
+        "check_pdf_pages", "check_auto_saving_time", "check_image_stretch_and_center",
         "check_page_number_colors", "check_presenter_console_disable", "check_slide_orientation_Portrait",
         "check_transition", "contains_mp4_video", "evaluate_presentation_fill_to_rgb_distance",
         "check_highlighted_words", "check_italic_font_size_14", "check_tabstops", "compare_contains_image",

@@ -26,6 +26,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "rule": {"type", "rules"},
     "gimp_config_file": {"type", "file_name", "dest"},  # a file of ~/.config/GIMP/2.10 (gimp.config)
     "vlc_config": {"type", "dest"},  # ~/.config/vlc/vlcrc (vlc.config)
+    "accessibility_tree": {"type"},  # the desktop's AT-SPI tree as XML (a11y.selectors)
     "vlc_playing_info": {"type", "dest"},  # VLC's web interface's status.xml (vlc.playing)
     "vm_screen_size": {"type"},  # with vm_window_size: windows.screen_sized
     "vm_window_size": {"type", "app_class_name"},
@@ -48,7 +49,6 @@ GETTER_REASONS: dict[str, str] = {
                             " already the default, so a do-nothing agent would pass",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
-    "accessibility_tree": "OSWorld's accessibility tree of the VM's desktop, not deskact's",
     "audio_in_slide": "reads audio out of a pptx slide: no deskact judge does",
     "background_image_in_slide": "reads a slide's background image: no deskact judge does",
     "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",

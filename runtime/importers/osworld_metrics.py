@@ -20,6 +20,7 @@ from typing import Any
 
 from . import osworld_chrome as chrome
 from .common import Untranslatable, step
+from .osworld_metrics_a11y import A11Y
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
 from .osworld_metrics_files import FILES
 from .osworld_metrics_gimp import GIMP
@@ -38,10 +39,11 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
 
 
 METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {
-    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **MULTI, **chrome.metrics(FILES["exact_match"], FILES["is_in_list"]), "infeasible": _infeasible}
+    **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **A11Y, **MULTI,
+    **chrome.metrics(FILES["exact_match"], FILES["is_in_list"]), "infeasible": _infeasible}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
 ``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``, ``osworld_metrics_thunderbird``,
-``osworld_metrics_multi``,
+``osworld_metrics_multi``, ``osworld_metrics_a11y``,
 ``osworld_chrome``). Each entry has a conformance test against
 desktop-env (tests/runtime/importers/osworld_conformance/)."""
 

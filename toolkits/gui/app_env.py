@@ -23,9 +23,13 @@ A task with an accessibility bus (``observation.a11y``) gets ``with_a11y`` inste
 
 def with_a11y(env: dict[str, str]) -> dict[str, str]:
     """``env`` for an app on a display whose world runs an accessibility bus: GTK's AT-SPI bridge
-    on, and LibreOffice on its GTK 3 widgets (the only ones that export a tree)."""
+    on, Gecko's accessibility on (Thunderbird), and LibreOffice on its GTK 3 widgets (the only ones
+    that export a tree)."""
     out = {k: v for k, v in env.items() if k != "NO_AT_BRIDGE"}
     out["SAL_USE_VCLPLUGIN"] = "gtk3"
+    # Gecko (Thunderbird, Firefox) exports its tree only when asked to: without a session bus to
+    # ask whether a screen reader runs, this is how.
+    out["GNOME_ACCESSIBILITY"] = "1"
     return out
 
 
