@@ -229,6 +229,11 @@ def _office(family: str, func: str, keys: tuple[str, ...], options: Callable[[di
 
 def _sheets(p: dict[str, Any], acc: Acc) -> Steps:
     steps = _office("sheets", "compare_table", ("result", "expected"), lambda p: p["options"])(p, acc)
+    if any("xlsx.styles" in s for s in steps):
+        # xlsx.styles reads cells as desktop-env 1.0.2 does; AgentStudio's copy reads bgcolor from the
+        # fill's background colour and evaluates conditional formats only as expressions.
+        raise Untranslatable("sheets.compare_table: style and check_cell style props are read as AgentStudio's own"
+                             " copy reads them, which xlsx.styles (desktop-env's reading) does not")
     # AgentStudio's pivot_table rule fails when either sheet has no pivot table (OSWorld's passes two without)
     return [{name: {**params, "none_fails": True} if name == "xlsx.pivots" else params for name, params in s.items()}
             for s in steps]

@@ -3,12 +3,17 @@ judges they become. Verdicts against desktop-env: osworld_conformance/test_confo
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+from deskact.runtime.importers import ImportOptions
+from deskact.runtime.importers.agentstudio import import_agentstudio
 from deskact.runtime.importers.osworld_metrics import Translation, translate_evaluator
 
 BOOK = {"type": "vm_file", "path": "/home/user/PeriodRate.xlsx", "dest": "PeriodRate.xlsx"}
 GOLD = {"type": "cloud_file", "path": "https://example.org/gt.xlsx", "dest": "gt.xlsx"}
+AGENTSTUDIO_SHEETS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks" / "single_gui" / "sheets"
 
 
 def translate(evaluator: Any) -> Translation:
@@ -75,3 +80,21 @@ def test_sheet_print_by_position_without_one_listed_csv_is_reported() -> None:
               "dest": ["C.xlsx", "C-A.csv", "C-B.csv"]}
     out = _table([{"type": "sheet_print", "sheet_idx0": 0, "sheet_idx1": "EI0"}], result=result)
     assert any("needs the result getter to list one C-<sheet>.csv" in r for r in out.reasons), out.reasons
+
+
+def test_agentstudio_style_rules_stay_reported(tmp_path: Path) -> None:
+    """AgentStudio's copy of compare_table reads cell styles its own way (bgcolor from the fill's
+    background colour): its style rules are reported, not given desktop-env's reading."""
+    uid = "01b269ae-2111-4a07-81fd-3fcd711993b0"
+    task = json.loads((AGENTSTUDIO_SHEETS / f"{uid}.json").read_text())
+    task["eval_procedure"][0]["params"]["options"]["rules"].append(
+        {"type": "style", "sheet_idx0": 0, "sheet_idx1": "EI0", "props": ["bgcolor"]})
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / f"{uid}.json").write_text(json.dumps(task))
+    root = tmp_path / "as_root"
+    (root / "data" / uid).mkdir(parents=True)
+    for name in ("Student_Level_Fill_Blank.xlsx", "Student_Level_Fill_Blank_gold.xlsx"):
+        (root / "data" / uid / name).write_bytes(name.encode())
+    report = import_agentstudio(tmp_path / "src", ImportOptions(out=tmp_path / "out", files_root=root))
+    assert any("style and check_cell style props are read as AgentStudio's own copy" in r
+               for r in report.skipped[0].reasons), report.skipped
