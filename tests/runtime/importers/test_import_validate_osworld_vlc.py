@@ -97,3 +97,77 @@ def test_vlc_tasks_validate_with_references(tmp_path: Path, file_host: Any) -> N
                and "still changes" in p.detail and "Gen 2.mp4 - VLC media player" in p.detail]
     problems = [p for p in problems if p not in playing]
     assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+ROTATE = "vlc/aa4b5023-aef6-4ed9-bdc9-705f59ab9ad6.json"
+# Turns every frame of the upside-down clip the right way up (PyAV, in the world's kernel) and saves
+# it where the task's evaluator reads it: the home, as OSWorld's relative vm_file path.
+ROTATE_REFERENCE = (
+    "import os, av\n"
+    "src = os.path.expanduser('~/Desktop/flipped_1984_Apple_Macintosh_Commercial.mp4')\n"
+    "dst = os.path.expanduser('~/1984_Apple_Macintosh_Commercial.mp4')\n"
+    "with av.open(src) as inp, av.open(dst, 'w', format='mp4') as out:\n"
+    "    s = out.add_stream('mpeg4', rate=10)\n"
+    "    s.width, s.height, s.pix_fmt, s.bit_rate = 160, 120, 'yuv420p', 400_000\n"
+    "    for f in inp.decode(video=0):\n"
+    "        img = f.to_ndarray(format='rgb24')[::-1].copy()\n"
+    "        for p in s.encode(av.VideoFrame.from_ndarray(img, format='rgb24')):\n"
+    "            out.mux(p)\n"
+    "    for p in s.encode():\n"
+    "        out.mux(p)\n"
+    "exit()\n")
+
+
+def _video(upside_down: bool) -> bytes:
+    """A 4 s clip with detail a perceptual hash can tell apart (ramps, a walking block, a growing
+    bar), upside down or not: vlc.media's flat clip hashes near its median, where re-encoding flips bits."""
+    import io
+
+    import av
+    import numpy as np
+
+    y, x = np.mgrid[0:120, 0:160]
+    buf = io.BytesIO()
+    with av.open(buf, "w", format="mp4") as out:
+        stream = out.add_stream("mpeg4", rate=10)
+        stream.width, stream.height, stream.pix_fmt, stream.bit_rate = 160, 120, "yuv420p", 2_000_000
+        for i in range(40):
+            image = np.stack([(x + 2 * i) % 256, (y * 2) % 256, ((x + y) // 2) % 256], axis=-1).astype(np.uint8)
+            image[20:60, (i * 3) % 130:(i * 3) % 130 + 30] = (250, 240, 30)
+            image[90:110, 10:30 + i] = (20, 30, 200)
+            frame = av.VideoFrame.from_ndarray(np.ascontiguousarray(image[::-1] if upside_down else image), format="rgb24")
+            for packet in stream.encode(frame):
+                out.mux(packet)
+        for packet in stream.encode():
+            out.mux(packet)
+    return buf.getvalue()
+
+
+def test_compare_videos_task_validates_with_a_reference(tmp_path: Path, file_host: Any) -> None:
+    """vlc-aa4b5023 (compare_videos -> video.same_frames): the gold is a clip the right way up, the
+    input the same clip upside down; VLC plays the input at reset."""
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0] or shutil.which("vlc") is None:
+        pytest.skip("needs worlds and VLC")
+    src = tmp_path / "src"
+    (src / ROTATE).parent.mkdir(parents=True)
+    shutil.copy(EXAMPLES / ROTATE, src / ROTATE)
+    task = json.loads((EXAMPLES / ROTATE).read_text())
+    file_host.served[_id(_media_url(ROTATE))] = _video(upside_down=True)
+    file_host.served[_id(task["evaluator"]["expected"]["path"])] = _video(upside_down=False)
+    suite = tmp_path / "suite"
+    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (converted,) = yaml.safe_load(path.read_text())["tasks"]
+    assert converted["judge"] == [{"video.same_frames": {"path": "${HOME}/1984_Apple_Macintosh_Commercial.mp4",
+                                                         "reference": "osworld-vlc-aa4b5023/1984_Apple_Macintosh_Commercial_gold.mp4"}}]
+    path.write_text(yaml.safe_dump({"tasks": [{**converted, "reference": ROTATE_REFERENCE}]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    # The clip plays at reset, as on OSWorld's VM: validate's observation check sees it move.
+    problems = [p for p in problems if not (p.model == "observation" and "still changes" in p.detail)]
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
