@@ -3,14 +3,17 @@ counterexamples and stand-in input files built here, pass `deskact validate`: th
 do-nothing agent, the explorer and the counterexamples fail. multi_apps-716a6079 reads the X clipboard
 of the task's display with xsel in its world (is_in_vm_clickboard); multi_apps-7ff48d5b opens a
 document in Writer, saves it with ctrl+s before judging and counts its words (fuzzy_place_math). The
-real input files are not public offline: an empty document stands in for both. The task files are
-unmodified copies (fixtures/osworld_multi, README)."""
+real input files are not public offline: an empty document stands in for both. multi_apps-8df7e444
+zips an essay with its PDF (compare_zip_files); its stand-in gold is the essay with Writer's own PDF
+export of it. The task files are unmodified copies (fixtures/osworld_multi, README)."""
 
 from __future__ import annotations
 
 import io
 import json
 import shutil
+import subprocess
+import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -28,6 +31,11 @@ pytestmark = pytest.mark.slow
 EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_multi" / "examples"
 CLIPBOARD = "multi_apps/716a6079-22da-47f1-ba73-c9d58f986a38.json"
 PLACES = "multi_apps/7ff48d5b-2df2-49da-b500-a5150ffc7f18.json"
+SUBMISSION = "multi_apps/8df7e444-8e06-4f93-8a1a-c5c974269d82.json"
+ESSAY = "Recruitment_and_retention_of_health_professionals_across_Europe"
+# The essay exported by a LibreOffice of its own (Writer has reminder.docx open), then both zipped.
+ZIP_ESSAY = ('!cd ~ && soffice -env:UserInstallation=file:///tmp/deskact-reference-lo --headless --convert-to pdf'
+             ' {src} >/dev/null && {rename}zip -q {essay}.zip {members}\nexit()\n')
 
 # xsel -i keeps serving the selection from the background after the cell ends, as a person's copy does.
 COPY = "!printf '%s' {text} | xsel --clipboard --input\nexit()\n"
@@ -40,6 +48,8 @@ ANSWERS = ["深圳市福田区正义街1号", "福田区水围村龙景楼一楼
 REFERENCES = {
     "osworld-multi-apps-716a6079": COPY.format(text='"$HOME/Data3/List3/secret.docx"'),
     "osworld-multi-apps-7ff48d5b": WRITE_DOCX.format(lines=ANSWERS[:3]),
+    "osworld-multi-apps-8df7e444": ZIP_ESSAY.format(src=f"{ESSAY}.docx", rename="", essay=ESSAY,
+                                                    members=f"{ESSAY}.docx {ESSAY}.pdf"),
 }
 COUNTEREXAMPLES = {
     "osworld-multi-apps-716a6079": [
@@ -50,6 +60,12 @@ COUNTEREXAMPLES = {
         # Five addresses, as the instruction asks: OSWorld's metric wants exactly three words.
         {"note": "five addresses", "code": WRITE_DOCX.format(lines=ANSWERS)},
         {"note": "a numbered list", "code": WRITE_DOCX.format(lines=[f"{i}. {a}" for i, a in enumerate(ANSWERS[:3], 1)])}],
+    "osworld-multi-apps-8df7e444": [
+        {"note": "the PDF alone", "code": ZIP_ESSAY.format(src=f"{ESSAY}.docx", rename="", essay=ESSAY,
+                                                            members=f"{ESSAY}.pdf")},
+        {"note": "the reminder's PDF under the essay's name",
+         "code": ZIP_ESSAY.format(src="Desktop/reminder.docx", rename=f"mv reminder.pdf {ESSAY}.pdf && ", essay=ESSAY,
+                                  members=f"{ESSAY}.docx {ESSAY}.pdf")}],
 }
 
 
@@ -57,12 +73,43 @@ def _id(url: str) -> str:
     return parse_qs(urlsplit(url).query)["id"][0]
 
 
-def _empty_docx() -> bytes:
+def _docx(*paragraphs: str) -> bytes:
     import docx
 
+    document = docx.Document()
+    for text in paragraphs:
+        document.add_paragraph(text)
     buf = io.BytesIO()
-    docx.Document().save(buf)
+    document.save(buf)
     return buf.getvalue()
+
+
+def _submission_gold(essay: bytes, tmp: Path) -> bytes:
+    """The essay and Writer's own PDF export of it, zipped (what the reminder asks for)."""
+    (tmp / f"{ESSAY}.docx").write_bytes(essay)
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "pdf",
+                    "--outdir", str(tmp), str(tmp / f"{ESSAY}.docx")], check=True, capture_output=True, timeout=180)
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr(f"{ESSAY}.docx", essay)
+        z.writestr(f"{ESSAY}.pdf", (tmp / f"{ESSAY}.pdf").read_bytes())
+    return buf.getvalue()
+
+
+def _serve(file_host: Any, tmp: Path) -> None:
+    for rel in (CLIPBOARD, PLACES):
+        for item in json.loads((EXAMPLES / rel).read_text())["config"]:
+            for f in item["parameters"].get("files", []) if item["type"] == "download" else []:
+                file_host.served[_id(f["url"])] = _docx()
+    task = json.loads((EXAMPLES / SUBMISSION).read_text())
+    essay_url, reminder_url = (f["url"] for f in task["config"][0]["parameters"]["files"])
+    essay = _docx("Recruitment and retention of health professionals across Europe",
+                  "Health systems across Europe compete for doctors and nurses.",
+                  "This essay reviews what keeps them in rural posts.")
+    file_host.served[_id(essay_url)] = essay
+    file_host.served[_id(reminder_url)] = _docx("Reminder", "Hand in one zip named like the essay, holding the"
+                                                " essay's .docx and its PDF export.")
+    file_host.served[_id(task["evaluator"]["expected"]["path"])] = _submission_gold(essay, tmp)
 
 
 def test_multi_apps_translations_validate_with_references(tmp_path: Path, file_host: Any) -> None:
@@ -75,10 +122,7 @@ def test_multi_apps_translations_validate_with_references(tmp_path: Path, file_h
         pytest.skip(f"not installed: {missing}")
     src = tmp_path / "src"
     shutil.copytree(EXAMPLES, src)
-    for rel in (CLIPBOARD, PLACES):
-        for item in json.loads((EXAMPLES / rel).read_text())["config"]:
-            for f in item["parameters"].get("files", []) if item["type"] == "download" else []:
-                file_host.served[_id(f["url"])] = _empty_docx()
+    _serve(file_host, tmp_path)
     suite = tmp_path / "suite"
     report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
     assert not report.skipped, [s.reasons for s in report.skipped]
