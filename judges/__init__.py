@@ -26,6 +26,7 @@ from . import (  # noqa: F401  (registration)
     packages,
     pdf,
     pptx,
+    pptx_background,
     process,
     pysource,
     shell,

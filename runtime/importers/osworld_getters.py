@@ -30,6 +30,7 @@ GETTER_KEYS: dict[str, set[str]] = {
     "vlc_playing_info": {"type", "dest"},  # VLC's web interface's status.xml (vlc.playing)
     "vm_screen_size": {"type"},  # with vm_window_size: windows.screen_sized
     "vm_window_size": {"type", "app_class_name"},
+    "background_image_in_slide": {"type", "ppt_file_path", "slide_index", "dest"},  # pptx.background_image
     "list_directory": {"type", "path"},  # a folder's entries (check_moved_jpgs: files.names)
     **chrome.GETTER_KEYS,
 }
@@ -50,7 +51,6 @@ GETTER_REASONS: dict[str, str] = {
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
     "googledrive_file": "needs a live Google Drive account",
     "audio_in_slide": "reads audio out of a pptx slide: no deskact judge does",
-    "background_image_in_slide": "reads a slide's background image: no deskact judge does",
     "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",
     "content_from_vm_file": "the last row of a workbook as strings: no judge compares it",
     "rule_relativeTime": "rules relative to the day the task runs: no judge computes them",

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import osworld_chrome as chrome
+from . import osworld_metrics_slide_media as slide_media
 from .common import Untranslatable, step
 from .osworld_metrics_a11y import A11Y
 from .osworld_metrics_env import GoldFetcher, MetricEnv, Part, Translation
@@ -40,7 +41,8 @@ def _infeasible(env: MetricEnv, part: Part) -> None:
 
 METRICS: dict[str, Callable[[MetricEnv, Part], None]] = {
     **FILES, **OFFICE, **TABLES, **GIMP, **VLC, **THUNDERBIRD, **A11Y, **MULTI,
-    **chrome.metrics(FILES["exact_match"], FILES["is_in_list"]), "infeasible": _infeasible}
+    **chrome.metrics(FILES["exact_match"], FILES["is_in_list"]), "infeasible": _infeasible,
+    "compare_images": slide_media.compare_images(FILES["compare_images"])}
 """OSWorld metric func -> translation (the families' tables: ``osworld_metrics_files``,
 ``osworld_metrics_office``, ``osworld_metrics_tables``, ``osworld_metrics_gimp``, ``osworld_metrics_thunderbird``,
 ``osworld_metrics_multi``, ``osworld_metrics_a11y``,

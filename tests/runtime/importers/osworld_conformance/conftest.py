@@ -43,11 +43,12 @@ class DesktopEnv:
         """OSWorld counts a task solved when its metric gives 1."""
         return self.score(module, func, *args, **kwargs) >= 1.0
 
-    def getter(self, module: str, func: str, vm_path: str, files: dict[str, Path]) -> Any:
-        """What desktop-env's getter ``func`` returns when the VM path it asks for is ``vm_path`` and
-        the VM's files are ``files`` (vm path -> local file)."""
+    def getter(self, module: str, func: str, vm_path: str, files: dict[str, Path],
+               config: dict[str, Any] | None = None) -> Any:
+        """What desktop-env's getter ``func`` returns, given ``config``, when the VM path it asks
+        for is ``vm_path`` and the VM's files are ``files`` (vm path -> local file)."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(json.dumps({"getter": module, "func": func, "output": vm_path,
+        self.proc.stdin.write(json.dumps({"getter": module, "func": func, "output": vm_path, "config": config or {},
                                           "files": {k: str(v) for k, v in files.items()}}) + "\n")
         self.proc.stdin.flush()
         answer = json.loads(self.proc.stdout.readline())

@@ -23,6 +23,7 @@ import importlib
 import importlib.util
 import json
 import sys
+import tempfile
 import traceback
 import types
 from pathlib import Path
@@ -93,7 +94,9 @@ def getter(request: dict) -> dict:
         _stub("pydrive.auth", GoogleAuth=_unavailable)
         _stub("pydrive.drive", GoogleDrive=_unavailable, GoogleDriveFileList=list, GoogleDriveFile=dict)
     module = importlib.import_module(f"desktop_env.evaluators.getters.{request['getter']}")
-    env = types.SimpleNamespace(vm_platform="Linux", controller=_Controller(request["output"], request["files"]))
+    # File getters copy what they fetch into the env's cache folder (a new one per call).
+    env = types.SimpleNamespace(vm_platform="Linux", controller=_Controller(request["output"], request["files"]),
+                                cache_dir=tempfile.mkdtemp(prefix="desktop-env-cache-"))
     try:
         return {"value": getattr(module, request["func"])(env, request.get("config", {}))}
     except Exception as exc:  # noqa: BLE001 - the getter's crash is an answer too
