@@ -25,6 +25,7 @@ from . import (  # noqa: F401  (registration)
     judges,
     packages,
     pdf,
+    pdf_images,
     pptx,
     pptx_background,
     process,

@@ -119,8 +119,6 @@ FUNC_REASONS: dict[str, str] = _reasons({
         "compare_references", "compare_result_files", "compare_time_in_speedtest_results",
         "diff_text_file", "file_contains", "literal_match",
         "compare_text_file"],
-    "the images embedded in two PDFs (PyMuPDF's extraction) compared by perceptual hash (imagehash's phash, at"
-    " most 5 bits apart): no deskact judge extracts and hashes them so": ["compare_pdf_images"],
     "the template's placeholder func": ["func"],
 })
 """OSWorld evaluator funcs that are reported, with the reason."""

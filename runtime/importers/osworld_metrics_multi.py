@@ -11,6 +11,8 @@ MP3's tags, zips, an EPUB, the X clipboard.
 - ``compare_zip_files`` (vscode.py): the same member names, each member's bytes equal, a PDF's
   text (PyPDF2's, the library the metric reads it with) at a difflib ratio of at least 0.95:
   ``archive.same_members``.
+- ``compare_pdf_images`` (chrome.py, desktop-env 1.0.2's): the images embedded in both PDFs, as
+  many, each pair within 5 bits by perceptual hash: ``pdf.same_images``.
 - ``is_in_vm_clickboard`` (basic_os.py): every expected text is in the output of the command the
   ``expected`` getter runs (``xsel --clipboard --output``, in the world, on the task's display):
   ``shell.output`` ``contains``. A VM path in the expected text is the task's (``${HOME}``).
@@ -100,6 +102,13 @@ def _compare_zip_files(env: MetricEnv, part: Part) -> None:
     env.judge("archive.same_members", path=path, reference=reference)
 
 
+def _compare_pdf_images(env: MetricEnv, part: Part) -> None:
+    """desktop-env 1.0.2's: the PDFs' embedded images, as many, each within 5 bits by perceptual hash."""
+    needs_judge(part["func"], "pdf.same_images")
+    path, reference = result_and_gold(env, part)
+    env.judge("pdf.same_images", path=path, reference=reference)
+
+
 def _task_text(text: str) -> str:
     """A text with the VM's home in it (``/home/user/...``) as the task's (``${HOME}/...``)."""
     return "${HOME}".join(escape(piece) for piece in re.split(r"/home/user(?![^/\s])", text))
@@ -133,5 +142,6 @@ MULTI: dict[str, Callable[[MetricEnv, Part], None]] = {
     "compare_archive": _compare_archive,
     "compare_epub": _compare_epub,
     "compare_zip_files": _compare_zip_files,
+    "compare_pdf_images": _compare_pdf_images,
     "is_in_vm_clickboard": _is_in_vm_clickboard,
 }

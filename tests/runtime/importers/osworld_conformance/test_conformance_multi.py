@@ -394,3 +394,104 @@ def test_compare_zip_files_not_a_zip(desktop_env: Any, deskact: Any, tmp_path: P
                  "expected": {"type": "cloud_file", "path": GOLD_SUBMISSION_URL, "dest": "submission_Gold.zip"}}
     assert _agree(desktop_env, deskact, "vscode", "compare_zip_files", [str(path), str(gold)], evaluator,
                   {GOLD_SUBMISSION_URL: gold}) is False
+
+
+# --- compare_pdf_images ---------------------------------------------------------------------------
+
+RECEIPT = "/home/user/Desktop/receipt.pdf"
+GOLD_RECEIPT_URL = "https://example.org/gold/receipt_Gold.pdf"
+
+
+def _picture(seed: int, size: tuple[int, int] = (120, 160)) -> Any:
+    """A receipt-like picture: light paper, dark lines of 'text' placed by ``seed``."""
+    import random
+
+    from PIL import Image, ImageDraw
+
+    rng = random.Random(seed)
+    image = Image.new("RGB", size, (245, 240, 230))
+    draw = ImageDraw.Draw(image)
+    for y in range(10, size[1] - 10, 12):
+        draw.rectangle([8, y, 8 + rng.randint(30, size[0] - 16), y + 5], fill=(40, 40, 40))
+    return image
+
+
+def _jpeg(image: Any, quality: int = 90) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "JPEG", quality=quality)
+    return buf.getvalue()
+
+
+def _image_pdf(images: list[tuple[str, Any]], form: bool = False) -> bytes:
+    """A one-page PDF drawing each image: ("jpeg", bytes) stored as DCTDecode, ("rgb", PIL image)
+    as FlateDecode pixels; with ``form``, the images sit in a form XObject the page draws."""
+    import zlib
+
+    objects: list[tuple[str, bytes | None]] = [("<< /Type /Catalog /Pages 2 0 R >>", None),
+                                               ("<< /Type /Pages /Kids [3 0 R] /Count 1 >>", None),
+                                               ("", None), ("", None)]
+    names = []
+    for i, (kind, data) in enumerate(images):
+        if kind == "jpeg":
+            from PIL import Image
+
+            width, height = Image.open(io.BytesIO(data)).size
+            head, body = "/Filter /DCTDecode", data
+        else:
+            width, height = data.size
+            head, body = "/Filter /FlateDecode", zlib.compress(data.tobytes())
+        objects.append(((f"<< /Type /XObject /Subtype /Image /Width {width} /Height {height} /ColorSpace /DeviceRGB"
+                        f" /BitsPerComponent 8 {head} /Length {len(body)} >>"), body))
+        names.append(f"/Im{i} {len(objects)} 0 R")
+    draws = "".join(f"q 100 0 0 130 {40 + i * 120} 500 cm /Im{i} Do Q\n" for i in range(len(images))).encode()
+    xobjects = " ".join(names)
+    if form:
+        objects.append(((f"<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /XObject << {xobjects} >> >>"
+                        f" /Length {len(draws)} >>"), draws))
+        xobjects, draws = f"/Fm0 {len(objects)} 0 R", b"/Fm0 Do\n"
+    objects[2] = ((f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+                  f" /Resources << /XObject << {xobjects} >> >> >>"), None)
+    objects[3] = (f"<< /Length {len(draws)} >>", draws)
+    out, offsets = b"%PDF-1.4\n", []
+    for number, (head, body) in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{head}\n".encode() + (b"stream\n" + body + b"\nendstream\n" if body is not None else b"")
+        out += b"endobj\n"
+    table = b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    return (out + f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode() + table
+            + f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{len(out)}\n%%EOF\n".encode())
+
+
+GOLD_RECEIPT = _image_pdf([("jpeg", _jpeg(_picture(1)))])
+
+
+@pytest.mark.parametrize(("pdf", "gold", "verdict"), [
+    (GOLD_RECEIPT, GOLD_RECEIPT, True),
+    (_image_pdf([("jpeg", _jpeg(_picture(1), quality=60))]), GOLD_RECEIPT, True),  # re-encoded: hashes near
+    (_image_pdf([("rgb", _picture(1))]), GOLD_RECEIPT, True),  # the pixels, not a JPEG
+    (_image_pdf([("jpeg", _jpeg(_picture(1)))], form=True), GOLD_RECEIPT, True),  # inside a form XObject
+    (_image_pdf([("jpeg", _jpeg(_picture(2)))]), GOLD_RECEIPT, False),  # another receipt
+    (_image_pdf([("jpeg", _jpeg(_picture(1).transpose(0)))]), GOLD_RECEIPT, False),  # mirrored
+    (_image_pdf([("jpeg", _jpeg(_picture(1))), ("jpeg", _jpeg(_picture(1)))]), GOLD_RECEIPT, False),  # two
+    (_image_pdf([]), GOLD_RECEIPT, False),
+    (_image_pdf([]), _image_pdf([]), True),  # no images on either side: a match, as the metric says
+    (_pdf(["Receipt", "Total 12.00"]), _image_pdf([]), True),  # text only, no images either
+    (_image_pdf([("rgb", _picture(3)), ("jpeg", _jpeg(_picture(4)))]),
+     _image_pdf([("rgb", _picture(3)), ("jpeg", _jpeg(_picture(4)))]), True),
+    (_image_pdf([("jpeg", _jpeg(_picture(4))), ("rgb", _picture(3))]),
+     _image_pdf([("rgb", _picture(3)), ("jpeg", _jpeg(_picture(4)))]), False),  # paired in the file's order
+    (b"not a PDF", GOLD_RECEIPT, False),
+])
+def test_compare_pdf_images(desktop_env: Any, deskact: Any, tmp_path: Path, pdf: bytes, gold: bytes,
+                            verdict: bool) -> None:
+    path = deskact.home_file(RECEIPT)
+    path.write_bytes(pdf)
+    gold_path = tmp_path / "receipt_Gold.pdf"
+    gold_path.write_bytes(gold)
+    evaluator = {"func": "compare_pdf_images", "result": {"type": "vm_file", "path": RECEIPT, "dest": "receipt.pdf"},
+                 "expected": {"type": "cloud_file", "path": GOLD_RECEIPT_URL, "dest": "receipt_Gold.pdf"}}
+    (tmp_path / "theirs").mkdir()
+    theirs = tmp_path / "theirs" / "receipt.pdf"
+    theirs.write_bytes(pdf)
+    assert _agree(desktop_env, deskact, "chrome", "compare_pdf_images", [str(theirs), str(gold_path)], evaluator,
+                  {GOLD_RECEIPT_URL: gold_path}) is verdict
