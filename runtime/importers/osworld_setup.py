@@ -163,7 +163,17 @@ class Setup:
         handler(self, p, into, where)
 
     def _sleep(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
-        self.notes.append(f"{where} sleep {p.get('seconds')} s dropped (deskact's steps wait on conditions)")
+        seconds = p.get("seconds")
+        last = next(iter(into[-1].values()), {}) if into and len(into[-1]) == 1 else {}
+        if (where == "postconfig" and str(last.get("cmd", "")).startswith("xdotool ")
+                and isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds <= 60):
+            # Keys sent before judging open the app's dialogs (GIMP's Export As, then its PNG options),
+            # and the next keys must wait for them as OSWorld's pause does, or they reach the canvas.
+            into.append(step("reset", "shell.run", cmd=f"sleep {seconds:g}", timeout=SHELL_TIMEOUT))
+            self.notes.append(f"postconfig sleep {seconds:g} s kept after keys sent to the app (its dialogs open"
+                              " meanwhile)")
+            return
+        self.notes.append(f"{where} sleep {seconds} s dropped (deskact's steps wait on conditions)")
 
     def _activate(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         # apps.open/apps.launch leave the window they started focused, the only window a task opens.

@@ -59,3 +59,34 @@ def test_the_resize_task_translates_whole() -> None:
         {"image.content_size": {"path": "${HOME}/Desktop/dog_with_background.png", "height": 512}},
         {"image.structure_resized": {"path": "${HOME}/Desktop/resized.png",
                                      "original": "${HOME}/Desktop/dog_with_background.png", "min_ssim": 0.9}}]
+
+
+def test_the_export_postconfig_keeps_its_pauses_between_keys(tmp_path: Any) -> None:
+    """OSWorld exports GIMP's image by keys before judging (shift+ctrl+e, the name and Enter, Enter),
+    pausing while each dialog opens: the pauses after keys stay, others are dropped."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    import yaml
+    from deskact.runtime.importers import ImportOptions
+    from deskact.runtime.importers.osworld import import_osworld
+
+    fixture = Path(__file__).parent / "fixtures" / "osworld_gimp" / "examples" / "gimp" / \
+        "734d6579-c07d-47a8-9ae2-13339795476b.json"
+    src = tmp_path / "examples" / "gimp"
+    src.mkdir(parents=True)
+    shutil.copy(fixture, src)
+    task = json.loads(fixture.read_text())
+    task["id"] = "00000000-0000-0000-0000-000000000001"
+    task["evaluator"]["postconfig"].insert(0, {"type": "sleep", "parameters": {"seconds": 1}})
+    (src / f"{task['id']}.json").write_text(json.dumps(task))
+    report = import_osworld(tmp_path / "examples", ImportOptions(out=tmp_path / "out"))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    tasks = {t["id"]: t for t in yaml.safe_load((tmp_path / "out" / "imported.yaml").read_text())["tasks"]}
+    cmds = [s["shell.run"]["cmd"] for s in tasks["osworld-gimp-734d6579"]["before_judge"]]
+    assert cmds == ["xdotool key shift+ctrl+e || true", "sleep 0.5",
+                    "xdotool type --delay 20 green_background_with_object && xdotool key Return || true", "sleep 2",
+                    "xdotool key Return || true", "sleep 5"], cmds
+    first = [s["shell.run"]["cmd"] for s in tasks["osworld-gimp-00000000"]["before_judge"]]
+    assert first[0] == "xdotool key shift+ctrl+e || true", first  # a pause before any key is dropped
