@@ -1,11 +1,13 @@
-"""An imported OSWorld task judged on the desktop's accessibility tree (thunderbird-12086550:
-check_accessibility_tree, the "About Profiles" tab in Thunderbird's tab strip) validates in a world:
-Thunderbird 153 really exports the tree a11y.selectors reads; the reference opens about:profiles as a
-person does (Help > Troubleshooting Information, its about:profiles link), doing nothing fails, and
-stopping at the Troubleshooting Information tab fails.
+"""Imported OSWorld tasks judged on the desktop's accessibility tree validate in worlds: the apps
+really export the tree a11y.selectors reads.
 
-The task file is OSWorld's, its profile download answered with a stand-in profile (one Local Folders
-account, as apps.thunderbird's: the 3-pane window opens, not the account hub)."""
+thunderbird-12086550 (check_accessibility_tree, the "About Profiles" tab in Thunderbird's tab strip):
+the reference opens about:profiles as a person does (Help > Troubleshooting Information, its
+about:profiles link); doing nothing, and stopping at the Troubleshooting Information tab, fail. The
+task file is OSWorld's, its profile download answered with a stand-in profile (one Local Folders
+account, as apps.thunderbird's: the 3-pane window opens, not the account hub).
+
+libreoffice_impress-ef9d12bd (check_left_panel): see its test."""
 
 from __future__ import annotations
 
@@ -63,6 +65,28 @@ exit()
 """
 
 
+CLOSE_SLIDE_PANE = ("import pyautogui; import time; pyautogui.click(960, 540); time.sleep(5); pyautogui.press('esc');"
+                    " time.sleep(0.3); pyautogui.press('f10'); time.sleep(0.3); pyautogui.press('right', presses=2,"
+                    " interval=0.1); time.sleep(0.3); pyautogui.press('down', presses=11, interval=0.1);"
+                    " pyautogui.press('enter')")
+"""OSWorld's set-up script, as in the task file: View's eleventh item (Slide Pane) through the keyboard."""
+IMPRESS = {
+    "id": "ef9d12bd-bcee-4ba0-a40e-918400f43ddf", "snapshot": "libreoffice_impress",
+    "instruction": "I closed the slide panel on the left and idk how to get it back please help",
+    "config": [
+        {"type": "launch", "parameters": {"command": ["libreoffice", "--impress"]}},
+        {"type": "execute", "parameters": {"command": ["python", "-c", CLOSE_SLIDE_PANE]}}],
+    "evaluator": {"func": "check_left_panel", "result": {"type": "accessibility_tree"}},
+}
+VIEW_MENU = """import time
+a11y.click("View", "menu")
+time.sleep(1.5)
+a11y.click("{}")
+time.sleep(3)
+exit()
+"""
+
+
 def _profile_tar() -> bytes:
     buf = io.BytesIO()
     prefs = "".join(pref_line(k, v) for k, v in SETTLED.items())
@@ -98,6 +122,36 @@ def test_the_about_profiles_task_validates(tmp_path: Path, file_host: Any) -> No
     assert task["judge"] == [{"a11y.selectors": {"rules": TASK["evaluator"]["expected"]["rules"]}}]
     task.update(reference=REFERENCE, counterexamples=[
         {"note": "Troubleshooting Information open, not about:profiles", "code": TROUBLESHOOTING + "exit()\n"}])
+    path.write_text(yaml.safe_dump({"tasks": [task]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+@pytest.mark.slow
+@pytest.mark.display
+@pytest.mark.bwrap
+def test_the_slide_pane_task_validates(tmp_path: Path) -> None:
+    """libreoffice_impress-ef9d12bd (check_left_panel): the set-up's keys close the slide pane in this
+    LibreOffice too (View's eleventh item), so doing nothing fails; View > Slide Pane brings back the
+    "Slides View" document frame; View > Sidebar instead fails."""
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0] or shutil.which("soffice") is None:
+        pytest.skip("needs worlds and LibreOffice")
+    src = tmp_path / "src" / "libreoffice_impress"
+    src.mkdir(parents=True)
+    (src / f"{IMPRESS['id']}.json").write_text(json.dumps(IMPRESS))
+    suite = tmp_path / "suite"
+    report = import_osworld(src.parent, ImportOptions(out=suite, fetch_gold=False))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (task,) = yaml.safe_load(path.read_text())["tasks"]
+    assert task["judge"] == [{"a11y.selectors": {"rules": [{"xpath": "//document-frame[@name='Slides View']"}]}}]
+    task.update(reference=VIEW_MENU.format("Slide Pane"),
+                counterexamples=[{"note": "the sidebar toggled instead", "code": VIEW_MENU.format("Sidebar")}])
     path.write_text(yaml.safe_dump({"tasks": [task]}, sort_keys=False))
     config = Config()
     config.runner.workers = 1
