@@ -118,8 +118,8 @@ ROTATE_REFERENCE = (
     "exit()\n")
 
 
-def _video(upside_down: bool) -> bytes:
-    """A 4 s clip with detail a perceptual hash can tell apart (ramps, a walking block, a growing
+def _video(upside_down: bool, frames: int = 40) -> bytes:
+    """A clip (10 frames a second) with detail a perceptual hash can tell apart (ramps, a walking block, a growing
     bar), upside down or not: vlc.media's flat clip hashes near its median, where re-encoding flips bits."""
     import io
 
@@ -131,7 +131,7 @@ def _video(upside_down: bool) -> bytes:
     with av.open(buf, "w", format="mp4") as out:
         stream = out.add_stream("mpeg4", rate=10)
         stream.width, stream.height, stream.pix_fmt, stream.bit_rate = 160, 120, "yuv420p", 2_000_000
-        for i in range(40):
+        for i in range(frames):
             image = np.stack([(x + 2 * i) % 256, (y * 2) % 256, ((x + y) // 2) % 256], axis=-1).astype(np.uint8)
             image[20:60, (i * 3) % 130:(i * 3) % 130 + 30] = (250, 240, 30)
             image[90:110, 10:30 + i] = (20, 30, 200)
@@ -169,5 +169,98 @@ def test_compare_videos_task_validates_with_a_reference(tmp_path: Path, file_hos
     problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
     assert checked == 1
     # The clip plays at reset, as on OSWorld's VM: validate's observation check sees it move.
+    problems = [p for p in problems if not (p.model == "observation" and "still changes" in p.detail)]
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+BACKGROUND = "multi_apps/47f7c0ce-a5fb-4100-a5e6-65cd0e7429e5.json"
+# The frame at 00:08 (PyAV, in the world's kernel) as slide 2's background, written into the
+# presentation as Impress writes a background picture, after closing Impress (whose ctrl+s before
+# judging would otherwise save its own copy over it).
+BACKGROUND_REFERENCE = (
+    "import io, os, subprocess, time, av\n"
+    "from lxml import etree\n"
+    "from pptx import Presentation\n"
+    "subprocess.run(['pkill', '-f', 'soffice'])\n"
+    "time.sleep(2)\n"
+    "desk = os.path.expanduser('~/Desktop')\n"
+    "with av.open(os.path.join(desk, 'landscape.mp4')) as v:\n"
+    "    frame = next(f for f in v.decode(video=0) if f.time >= 8)\n"
+    "png = io.BytesIO()\n"
+    "frame.to_image().save(png, 'PNG')\n"
+    "path = os.path.join(desk, 'Robotic_Workshop_Infographics.pptx')\n"
+    "deck = Presentation(path)\n"
+    "slide = deck.slides[1]\n"
+    "_, rid = slide.part.get_or_add_image_part(io.BytesIO(png.getvalue()))\n"
+    "bg = ('<p:bg xmlns:p=\"http://schemas.openxmlformats.org/presentationml/2006/main\"'\n"
+    "      ' xmlns:a=\"http://schemas.openxmlformats.org/drawingml/2006/main\"'\n"
+    "      ' xmlns:r=\"http://schemas.openxmlformats.org/officeDocument/2006/relationships\"><p:bgPr>'\n"
+    "      f'<a:blipFill><a:blip r:embed=\"{rid}\"/><a:stretch><a:fillRect/></a:stretch></a:blipFill>'\n"
+    "      '<a:effectLst/></p:bgPr></p:bg>')\n"
+    "slide._element.cSld.insert(0, etree.fromstring(bg))\n"
+    "deck.save(path)\n"
+    "exit()\n")
+
+
+def _slides() -> bytes:
+    import io
+
+    from pptx import Presentation
+
+    deck = Presentation()
+    for title in ("Robotic Workshop", "Landscape", "Thanks"):
+        slide = deck.slides.add_slide(deck.slide_layouts[5])
+        slide.shapes.title.text = title
+    out = io.BytesIO()
+    deck.save(out)
+    return out.getvalue()
+
+
+def _frame_at_8s(video: bytes) -> bytes:
+    import io
+
+    import av
+
+    with av.open(io.BytesIO(video)) as v:
+        frame = next(f for f in v.decode(video=0) if f.time is not None and f.time >= 8)
+    out = io.BytesIO()
+    frame.to_image().save(out, "PNG")
+    return out.getvalue()
+
+
+def test_a_slide_background_task_validates_with_a_reference(tmp_path: Path, file_host: Any) -> None:
+    """multi_apps-47f7c0ce (apps.open of the slides, apps.vlc --repeat of the video, apps.save before
+    judging, compare_images on background_image_in_slide -> pptx.background_image): the gold is the
+    stand-in video's frame at 8 s as PyAV decodes it."""
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0] or shutil.which("vlc") is None or shutil.which("soffice") is None:
+        pytest.skip("needs worlds, VLC and LibreOffice")
+    src = tmp_path / "src"
+    (src / BACKGROUND).parent.mkdir(parents=True)
+    shutil.copy(EXAMPLES / BACKGROUND, src / BACKGROUND)
+    task = json.loads((EXAMPLES / BACKGROUND).read_text())
+    video = _video(upside_down=False, frames=120)
+    (download,) = [c for c in task["config"] if c["type"] == "download"]
+    for f in download["parameters"]["files"]:
+        file_host.served[_id(f["url"])] = video if f["path"].endswith(".mp4") else _slides()
+    file_host.served[_id(task["evaluator"]["expected"]["path"])] = _frame_at_8s(video)
+    suite = tmp_path / "suite"
+    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (converted,) = yaml.safe_load(path.read_text())["tasks"]
+    assert {"apps.vlc": {"path": "${HOME}/Desktop/landscape.mp4", "paused": False, "http": True,
+                         "options": ["--repeat"]}} in converted["reset"]
+    assert converted["before_judge"] == [{"apps.save": {}}]
+    assert converted["judge"] == [{"pptx.background_image": {
+        "path": "${HOME}/Desktop/Robotic_Workshop_Infographics.pptx", "slide": 1,
+        "reference": "osworld-multi-apps-47f7c0ce/gold_landscape.png"}}]
+    path.write_text(yaml.safe_dump({"tasks": [{**converted, "reference": BACKGROUND_REFERENCE}]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    # The video plays on repeat at reset, as on OSWorld's VM: the observation check sees it move.
     problems = [p for p in problems if not (p.model == "observation" and "still changes" in p.detail)]
     assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
