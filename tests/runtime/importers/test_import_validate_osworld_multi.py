@@ -5,7 +5,9 @@ of the task's display with xsel in its world (is_in_vm_clickboard); multi_apps-7
 document in Writer, saves it with ctrl+s before judging and counts its words (fuzzy_place_math). The
 real input files are not public offline: an empty document stands in for both. multi_apps-8df7e444
 zips an essay with its PDF (compare_zip_files); its stand-in gold is the essay with Writer's own PDF
-export of it. The task files are unmodified copies (fixtures/osworld_multi, README)."""
+export of it. multi_apps-a503b07f turns a photo of a receipt into a PDF (compare_pdf_images); its
+stand-in photo is drawn here, its gold that photo in a PDF made by Pillow. The task files are
+unmodified copies (fixtures/osworld_multi, README)."""
 
 from __future__ import annotations
 
@@ -32,7 +34,11 @@ EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_multi" / "examples"
 CLIPBOARD = "multi_apps/716a6079-22da-47f1-ba73-c9d58f986a38.json"
 PLACES = "multi_apps/7ff48d5b-2df2-49da-b500-a5150ffc7f18.json"
 SUBMISSION = "multi_apps/8df7e444-8e06-4f93-8a1a-c5c974269d82.json"
+RECEIPT = "multi_apps/a503b07f-9119-456b-b75d-f5146737d24f.json"
 ESSAY = "Recruitment_and_retention_of_health_professionals_across_Europe"
+# The photo saved as a PDF by Pillow in the kernel (what img2pdf or a viewer's print would embed too).
+TO_PDF = ("from PIL import Image, ImageOps\nimport os\nimage = Image.open(os.path.expanduser('~/OIP.jpg'))\n"
+          "{change}image.save(os.path.expanduser('~/Desktop/{name}'), 'PDF')\nexit()\n")
 # The essay exported by a LibreOffice of its own (Writer has reminder.docx open), then both zipped.
 ZIP_ESSAY = ('!cd ~ && soffice -env:UserInstallation=file:///tmp/deskact-reference-lo --headless --convert-to pdf'
              ' {src} >/dev/null && {rename}zip -q {essay}.zip {members}\nexit()\n')
@@ -50,6 +56,7 @@ REFERENCES = {
     "osworld-multi-apps-7ff48d5b": WRITE_DOCX.format(lines=ANSWERS[:3]),
     "osworld-multi-apps-8df7e444": ZIP_ESSAY.format(src=f"{ESSAY}.docx", rename="", essay=ESSAY,
                                                     members=f"{ESSAY}.docx {ESSAY}.pdf"),
+    "osworld-multi-apps-a503b07f": TO_PDF.format(change="", name="receipt.pdf"),
 }
 COUNTEREXAMPLES = {
     "osworld-multi-apps-716a6079": [
@@ -66,6 +73,10 @@ COUNTEREXAMPLES = {
         {"note": "the reminder's PDF under the essay's name",
          "code": ZIP_ESSAY.format(src="Desktop/reminder.docx", rename=f"mv reminder.pdf {ESSAY}.pdf && ", essay=ESSAY,
                                   members=f"{ESSAY}.docx {ESSAY}.pdf")}],
+    "osworld-multi-apps-a503b07f": [
+        {"note": "the photo mirrored", "code": TO_PDF.format(change="image = ImageOps.mirror(image)\n",
+                                                             name="receipt.pdf")},
+        {"note": "saved under another name", "code": TO_PDF.format(change="", name="OIP.pdf")}],
 }
 
 
@@ -96,6 +107,17 @@ def _submission_gold(essay: bytes, tmp: Path) -> bytes:
     return buf.getvalue()
 
 
+def _receipt_photo() -> Any:
+    """A stand-in photo of a receipt: paper and lines of dark 'text' of different lengths."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (300, 420), (246, 242, 232))
+    draw = ImageDraw.Draw(image)
+    for i, y in enumerate(range(30, 390, 24)):
+        draw.rectangle([24, y, 24 + (i * 53) % 230 + 30, y + 9], fill=(35, 35, 40))
+    return image
+
+
 def _serve(file_host: Any, tmp: Path) -> None:
     for rel in (CLIPBOARD, PLACES):
         for item in json.loads((EXAMPLES / rel).read_text())["config"]:
@@ -110,6 +132,12 @@ def _serve(file_host: Any, tmp: Path) -> None:
     file_host.served[_id(reminder_url)] = _docx("Reminder", "Hand in one zip named like the essay, holding the"
                                                 " essay's .docx and its PDF export.")
     file_host.served[_id(task["evaluator"]["expected"]["path"])] = _submission_gold(essay, tmp)
+    receipt = json.loads((EXAMPLES / RECEIPT).read_text())
+    photo, gold = io.BytesIO(), io.BytesIO()
+    _receipt_photo().save(photo, "JPEG", quality=92)
+    _receipt_photo().save(gold, "PDF")
+    file_host.served[_id(receipt["config"][0]["parameters"]["files"][0]["url"])] = photo.getvalue()
+    file_host.served[_id(receipt["evaluator"]["expected"]["path"])] = gold.getvalue()
 
 
 def test_multi_apps_translations_validate_with_references(tmp_path: Path, file_host: Any) -> None:
