@@ -1,6 +1,6 @@
 """Official OSWorld tasks converted by the translations of files.names (check_moved_jpgs),
 sqlite.value (run_sqlite3), the GNOME terminal closed before judging and apps.open of a PDF
-(Chromium's viewer) and browser.bookmark_folder (liked_authors_websites_urls), given hand-written references, counterexamples and
+(Chromium's viewer), compare_pdfs over lists, and browser.bookmark_folder (liked_authors_websites_urls), given hand-written references, counterexamples and
 stand-in input files built here, pass `deskact validate`: the reference passes, a do-nothing agent,
 the explorer and the counterexamples fail. The real input and gold files are not public offline;
 the stand-ins are made here from the instructions. The task files are unmodified copies
@@ -34,6 +34,23 @@ KILL = "multi_apps/2b9493d7-49b8-493a-a71b-56cd1f4d6908.json"
 BOOK = "multi_apps/5df7b33a-9f77-4101-823e-02f863e1c1ae.json"
 STARS = "thunderbird/3d1682a7-0fb0-49ae-a4dc-a73afd2d06d5.json"
 AUTHORS = "multi_apps/a82b78bb-7fde-4cb3-94a4-035baf10bcf0.json"
+FORMS = "multi_apps/185f29bd-5da0-40a6-b69c-ba7f4e0324ef.json"
+EMPLOYEES = {"Alex Lee": "Excellent", "David Wilson": "Good", "Emily Johnson": "Excellent", "John Doe": "Fair",
+             "Linda Green": "Good", "Michael Brown": "Excellent", "Sophia Carter": "Good"}
+
+
+def _review(name: str, rating: str) -> str:
+    return f"Employee Review\nName: {name}\nOverall rating: {rating}\n"
+
+
+# Each filled review exported by LibreOffice (the golds are made the same way): what matters to the
+# judge is each PDF's text under the employee's name.
+FILL_FORMS = ("import os, subprocess, tempfile\nd = tempfile.mkdtemp()\nreviews = {reviews}\n"
+              "for name, text in reviews.items():\n"
+              "    open(f'{{d}}/{{name}}.txt', 'w').write(text)\n"
+              "subprocess.run(['soffice', '-env:UserInstallation=file:///tmp/deskact-reference-lo', '--headless',"
+              " '--convert-to', 'pdf', '--outdir', os.path.expanduser('~/Desktop'),"
+              " *[f'{{d}}/{{n}}.txt' for n in reviews]], check=True, capture_output=True)\nexit()\n")
 
 COPY_JPGS = ("import os, shutil\nhome = os.path.expanduser('~/Desktop')\n"
              "for folder, _, names in os.walk(f'{home}/photos'):\n"
@@ -72,6 +89,7 @@ REFERENCES = {
     "osworld-multi-apps-5df7b33a": CHAPTER_2,
     "osworld-thunderbird-3d1682a7": STAR_MAILS.replace("{folder}", "13"),
     "osworld-multi-apps-a82b78bb": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES)),
+    "osworld-multi-apps-185f29bd": FILL_FORMS.format(reviews={n: _review(n, r) for n, r in EMPLOYEES.items()}),
 }
 COUNTEREXAMPLES = {
     "osworld-os-23393935": [
@@ -90,6 +108,11 @@ COUNTEREXAMPLES = {
     "osworld-multi-apps-a82b78bb": [
         {"note": "the last author left out", "code": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES[:3]))},
         {"note": "the folder named otherwise", "code": BOOKMARK.format(folder="Liked authors", urls=str(PAGES))}],
+    "osworld-multi-apps-185f29bd": [
+        {"note": "one rating wrong", "code": FILL_FORMS.format(
+            reviews={n: _review(n, "Poor" if n == "John Doe" else r) for n, r in EMPLOYEES.items()})},
+        {"note": "one review left out", "code": FILL_FORMS.format(
+            reviews={n: _review(n, r) for n, r in EMPLOYEES.items() if n != "Sophia Carter"})}],
 }
 
 
@@ -105,6 +128,7 @@ def _downloads(task: dict[str, Any]) -> dict[str, str]:
 
 def _pdf(text: str, tmp: Path, name: str) -> bytes:
     """LibreOffice's PDF of a text file (the world's LibreOffice makes the reference's the same way)."""
+    tmp.mkdir(exist_ok=True)
     (tmp / f"{name}.txt").write_text(text)
     subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "pdf",
                     "--outdir", str(tmp), str(tmp / f"{name}.txt")], check=True, capture_output=True, timeout=180)
@@ -147,7 +171,8 @@ def _profile_tar() -> bytes:
 
 
 def _serve(file_host: Any, tmp: Path) -> None:
-    """Stand-ins: a real docx, a book of PDFs with its gold split, a paper's PDF, a Thunderbird profile.
+    """Stand-ins: a real docx, a book of PDFs with its gold split, a paper's PDF, a workbook of ratings
+    with a review template and the filled reviews' golds, a Thunderbird profile.
     The photos are any bytes (only their names are judged)."""
     served = file_host.served
     kill = _downloads(json.loads((EXAMPLES / KILL).read_text()))
@@ -163,6 +188,14 @@ def _serve(file_host: Any, tmp: Path) -> None:
     paper = _downloads(json.loads((EXAMPLES / AUTHORS).read_text()))
     served[paper["/home/user/Desktop/2206.08853.pdf"]] = _pdf(
         "MineDojo: Building Open-Ended Embodied Agents\nLinxi Fan, De-An Huang, Yuke Zhu, Anima Anandkumar\n", tmp, "paper")
+    forms = json.loads((EXAMPLES / FORMS).read_text())
+    inputs = _downloads(forms)
+    served[inputs["/home/user/Desktop/Employee Performance Evaluation Summary.xlsx"]] = file_host.workbook(
+        {"Sheet1": [["Employee", "Overall rating"], *EMPLOYEES.items()]})
+    served[inputs["/home/user/Desktop/review_template.pdf"]] = _pdf(_review("", ""), tmp, "template")
+    for url, dest in zip(forms["evaluator"]["result"]["path"], forms["evaluator"]["result"]["dest"]):
+        name = dest.removesuffix("_Gold.pdf")
+        served[_id(url)] = _pdf(_review(name, EMPLOYEES[name]), tmp / "golds", name)
     stars = _downloads(json.loads((EXAMPLES / STARS).read_text()))
     served[stars["/home/user/thunderbird-profile.tar.gz"]] = _profile_tar()
 
