@@ -122,7 +122,8 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
                  number_formats: bool = False, sheet_names: bool = True, exact_text: bool = False,
                  decimals: int | None = None, positions: list[int] | None = None,
                  numeric_text: bool = False, within: list[tuple[str | int, str | int]] | None = None,
-                 names_at: dict[int, str] | None = None, gold_names_at: dict[int, str] | None = None) -> Verdict:
+                 names_at: dict[int, str] | None = None, gold_names_at: dict[int, str] | None = None,
+                 gold_resaved: bool = False) -> Verdict:
     """``path`` matches the gold workbook ``gold`` (in the suite's gold/ folder): the values of every
     cell of ``sheets`` (default all), or only the range ``cells`` (``A1:D20``); numbers within
     ``tolerance``. ``formulas``/``number_formats`` also compare those; ``sheet_names`` compares the
@@ -134,12 +135,18 @@ def xlsx_compare(ctx: StepContext, path: str, gold: str, sheets: list[str] | Non
     also compares pairs of ``path``'s own sheets with each other, by the same rules (a copy of a
     sheet equals its original; each given by name or position). ``names_at``/``gold_names_at``
     name the sheet at a position of ``path``/of the gold workbook (OSWorld's printed sheets are
-    CSV files named after the sheet at a position). Feedback names the first cells that differ."""
+    CSV files named after the sheet at a position). ``gold_resaved`` compares with the gold as
+    LibreOffice opens and saves it now (volatile formulas such as TODAY() computed today, as when
+    OSWorld's VM opens and saves the gold after the episode). Feedback names the first cells that
+    differ."""
     p = ctx.path(path)
     if not p.is_file():
         return Verdict.fail(f"{p} should be a spreadsheet but does not exist")
     with tempfile.TemporaryDirectory(prefix="deskact-compare-") as tmp:
-        act, ref = _books(p, Path(tmp)), _books(gold_file(ctx, gold), Path(tmp) / "gold")
+        gold_path = gold_file(ctx, gold)
+        if gold_resaved:
+            gold_path = recalculated_copy(gold_path, Path(tmp) / "resaved")
+        act, ref = _books(p, Path(tmp)), _books(gold_path, Path(tmp) / "gold")
     names_a, names_g = act[0].sheetnames, ref[0].sheetnames
     for at, names, where in ((names_at, names_a, p.name), (gold_names_at, names_g, "the gold workbook")):
         for i, want in (at or {}).items():

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ...toolkits.builtin import BROWSER_TOOLKIT, DESKTOP_TOOLKIT
-from . import osworld_chrome
+from . import osworld_chrome, osworld_metrics_tables
 from . import osworld_getters as getters
 from .common import (
     ImportOptions,
@@ -227,6 +227,7 @@ def convert(raw: dict[str, Any], rel: str, opts: ImportOptions, downloads: Downl
     if not isinstance(ev, dict):
         downloads.discard(task_id)
         raise Untranslatable([*t.reasons, f"evaluator {str(ev)[:40]!r}: not an evaluator object"])
+    ev = osworld_metrics_tables.resaved_gold(ev)  # a gold the VM saves after the episode stays on the host
     for item in ev.get("postconfig") or []:
         t.attempt(t.setup.item, item, t.before, "postconfig")
     t.attempt(_evaluator, t, ev)

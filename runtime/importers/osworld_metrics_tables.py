@@ -68,11 +68,64 @@ def _sheet_ref(index: Any, book: str) -> str | int:
                          f" {'result' if book == 'R' else 'expected'} workbook where this rule reads one")
 
 
+RESAVED = "deskact_resaved_in_vm"
+"""Key ``resaved_gold`` adds to a rewritten evaluator's options: its gold is the file OSWorld's
+VM downloads, opens and saves with LibreOffice after the episode."""
+
+
+def _kind(item: Any) -> tuple[Any, dict[str, Any]]:
+    if not isinstance(item, dict):
+        return None, {}
+    params = item.get("parameters")
+    return item.get("type"), params if isinstance(params, dict) else {}
+
+
+def _saves(item: Any) -> bool:
+    """A postconfig execute pressing ctrl+s (the pyautogui line OSWorld's tasks use)."""
+    kind, params = _kind(item)
+    text = str(params.get("command"))
+    return kind == "execute" and "hotkey" in text and '"ctrl"' in text and '"s"' in text
+
+
+def resaved_gold(ev: dict[str, Any]) -> dict[str, Any]:
+    """A compare_table whose expected workbook is a ``vm_file`` that the postconfig downloads into
+    the VM, opens and then saves (ctrl+s) with LibreOffice: that gold becomes a host gold fetched
+    from the same URL and saved by LibreOffice when judging (``xlsx.compare`` ``gold_resaved``),
+    and the postconfig items that put it into the world (its download, open and window
+    activation) are dropped, so the gold never enters the agent's world. Any other evaluator is
+    returned as it is."""
+    expected, post = ev.get("expected"), ev.get("postconfig")
+    if ev.get("func") != "compare_table" or not isinstance(expected, dict) or expected.get("type") != "vm_file":
+        return ev
+    path = expected.get("path")
+    if not isinstance(path, str) or not isinstance(post, list):
+        return ev
+    name = PurePosixPath(path).name
+    opened = [n for n, item in enumerate(post) if _kind(item) == ("open", {"path": path})]
+    urls = [f.get("url") for item in post if _kind(item)[0] == "download"
+            for f in _kind(item)[1].get("files") or [] if isinstance(f, dict) and f.get("path") == path]
+    if len(urls) != 1 or not isinstance(urls[0], str) or len(opened) != 1 or not any(map(_saves, post[opened[0]:])):
+        return ev
+    kept: list[Any] = []
+    for item in post:
+        kind, params = _kind(item)
+        if kind == "download":
+            rest = [f for f in params.get("files") or [] if not (isinstance(f, dict) and f.get("path") == path)]
+            if rest:
+                kept.append({**item, "parameters": {**params, "files": rest}})
+        elif not ((kind == "open" and params.get("path") == path) or (
+                kind == "activate_window" and str(params.get("window_name", "")).startswith(f"{name} - "))):
+            kept.append(item)
+    gold = {"type": "cloud_file", "path": urls[0], "dest": expected.get("dest") or name}
+    given = ev.get("options")
+    options: dict[str, Any] = given if isinstance(given, dict) else {}
+    return {**ev, "expected": gold, "postconfig": kept, "options": {**options, RESAVED: True}}
+
+
 def _table_files(env: MetricEnv, part: Part, needs_gold: bool) -> tuple[str, str | None]:
     if (part.get("expected") or {}).get("type") == "vm_file":
-        raise Untranslatable("func compare_table: the expected workbook is a vm_file, the gold as the VM's LibreOffice"
-                             " opened and saved it after the episode (postconfig); a gold in the world is within the"
-                             " agent's reach, and a host gold is not that re-saved file")
+        raise Untranslatable("func compare_table: the expected workbook is a vm_file the postconfig does not download,"
+                             " open and save with LibreOffice; a gold in the world is within the agent's reach")
     if needs_gold or (part.get("expected") or {}).get("type") is not None:
         return result_and_gold(env, part)
     return env.agent_path(listed_files(part, "result", "vm_file")[0][0]), None
@@ -179,6 +232,12 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
         gold_names_at.update(gold_at)
     charted = any(r["type"] in ("chart", "freeze", "pivot_table", "row_props", "col_props", "style") for r in rules)
     path, gold = _table_files(env, part, needs_gold=bool(data or names_too or fuzzy or printed or charted))
+    resaved = bool((part.get("options") or {}).get(RESAVED))
+    if resaved and {str(r.get("type")) for r in rules} - {"sheet_data", "sheet_name"}:
+        raise Untranslatable("func compare_table: a gold saved in the VM is translated for sheet_data and sheet_name rules")
+    if resaved:
+        env.out.notes.append("compare_table: the gold OSWorld's VM downloads, opens and saves after the episode is"
+                             " fetched at import and saved by LibreOffice when judging; it never enters the world")
     if data or names_too or names_at or gold_names_at or not (fuzzy or checks):
         picked = [value for _, value in pairs]
         # No sheet_data rule (a sheet_name rule alone): no position is compared, only the names.
@@ -186,7 +245,7 @@ def _compare_table(env: MetricEnv, part: Part) -> None:
                   decimals=data[0].get("precision", 4) if data else None, tolerance=0,
                   sheets=picked if kinds == {"name"} else None, positions=None if kinds == {"name"} else picked,
                   within=[list(pair) for pair in own] or None, names_at=names_at or None,
-                  gold_names_at=gold_names_at or None)
+                  gold_names_at=gold_names_at or None, gold_resaved=resaved or None)
     for sheet, gold_sheet, range_rules in ranges:
         env.judge("xlsx.ranges", path=path, sheet=sheet, gold=gold, gold_sheet=gold_sheet, ranges=escaped(range_rules))
     for (sheet, sheet_checks), rule in zip(cells, checks):
