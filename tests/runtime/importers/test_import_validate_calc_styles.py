@@ -184,3 +184,73 @@ def test_style_copied_and_printed_sheet_tasks_validate(tmp_path: Path, file_host
     problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
     assert checked == len(REFERENCES)
     assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+AGES = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "4e6fcf72-daf3-439f-a232-c434ce416af6.json"
+BIRTHS = [["Birthday", "Age"], [30000, None], [33000, None], [36500, None]]
+AGES_REFERENCE = (
+    "import os, time\npath = os.path.expanduser('~/Employee_Age_By_Birthday.xlsx')\n"
+    "windows.activate('Employee_Age_By_Birthday.xlsx')\n"
+    "keyboard.hotkey('ctrl', 'home'); time.sleep(0.2); keyboard.press('down'); time.sleep(0.2)\n"
+    "keyboard.press('right'); time.sleep(0.2)\n"
+    "for row in (2, 3, 4):\n    keyboard.type(f'=INT((TODAY()-A{row})/365.25)\\n'); time.sleep(0.3)\n"
+    + SAVE + "exit()\n")
+
+
+def _stale_ages(data: bytes) -> bytes:
+    """The gold's ages as TODAY() formulas with the cached values (7) of the day it was made."""
+    import re
+    import zipfile
+
+    import openpyxl
+
+    wb = openpyxl.load_workbook(io.BytesIO(data))
+    for r in range(2, wb.active.max_row + 1):
+        wb.active.cell(r, 2).value = f"=INT((TODAY()-A{r})/365.25)"
+    plain, out = io.BytesIO(), io.BytesIO()
+    wb.save(plain)
+    with zipfile.ZipFile(plain) as src, zipfile.ZipFile(out, "w") as dst:
+        for info in src.infolist():
+            body = src.read(info)
+            if info.filename == "xl/worksheets/sheet1.xml":
+                body = re.sub(rb"(<f>INT\(\(TODAY\(\)-A\d\)/365\.25\)</f>)<v\s*/?>(</v>)?", rb"\1<v>7</v>", body)
+            dst.writestr(info, body)
+    return out.getvalue()
+
+
+@pytest.mark.slow
+@pytest.mark.display
+@pytest.mark.bwrap
+def test_gold_saved_in_the_vm_validates(tmp_path: Path, file_host: Any) -> None:
+    """4e6fcf72: the gold (stale TODAY() ages) is saved by LibreOffice when judging, so the
+    reference's ages typed as TODAY() formulas today pass; the gold is never in the world."""
+    import json
+
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0]:
+        pytest.skip("the task's worlds need bwrap")
+    if shutil.which("soffice") is None:
+        pytest.skip("LibreOffice is not installed")
+    task = json.loads(AGES.read_text())
+    given = file_host.workbook({"Sheet1": BIRTHS})
+    file_host.served[_id(task["config"][0]["parameters"]["files"][0]["url"])] = given
+    (download,) = [p for p in task["evaluator"]["postconfig"] if p["type"] == "download"]
+    file_host.served[_id(download["parameters"]["files"][0]["url"])] = _stale_ages(given)
+    src = tmp_path / "src" / "libreoffice_calc"
+    src.mkdir(parents=True)
+    shutil.copy(AGES, src)
+    suite = tmp_path / "suite"
+    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
+                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (imported,) = yaml.safe_load(path.read_text())["tasks"]
+    assert "gold" not in json.dumps(imported["reset"] + imported["before_judge"])
+    path.write_text(yaml.safe_dump({"tasks": [{**imported, "reference": AGES_REFERENCE}]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
