@@ -28,6 +28,7 @@ APT_PACKAGES=(
   chromium chromium-driver
   gimp vlc thunderbird
   fonts-dejavu-core
+  python3-lxml python3-cssselect
 )
 
 if [[ "${1:-}" != "--no-apt" ]] && command -v apt-get >/dev/null; then

@@ -109,3 +109,21 @@ def test_the_gnome_terminal_keeps_ubuntu_history_and_is_closed_before_judging(
     assert {"apps.terminal": {"ubuntu_history": True}} in task["reset"]
     (close,) = task["before_judge"]
     assert close["shell.run"]["cmd"].startswith("shells=''; for x in $$(pgrep -x xterm)")
+
+
+@pytest.mark.parametrize(("package", "converts"), [("cssselect", True), ("pygame", False)])
+def test_pip_install_converts_only_for_what_the_world_python_has(tmp_path: Path, package: str, converts: bool) -> None:
+    task = {"id": "0000beef-3", "snapshot": "os", "instruction": "Do it.", "config": [],
+            "evaluator": {"postconfig": [{"type": "execute", "parameters": {"command": ["pip", "install", package]}}],
+                          "func": "exact_match", "expected": {"type": "rule", "rules": {"expected": "ok\n"}},
+                          "result": {"type": "vm_command_line", "command": "echo ok", "shell": True}}}
+    (tmp_path / "src" / "os").mkdir(parents=True)
+    (tmp_path / "src" / "os" / "t.json").write_text(json.dumps(task))
+    report = import_osworld(tmp_path / "src", ImportOptions(out=tmp_path / "out"))
+    if converts:
+        assert not report.skipped
+        (converted,) = yaml.safe_load((tmp_path / "out" / SUITE_FILE).read_text())["tasks"]
+        assert "before_judge" not in converted  # the install is dropped: python3-cssselect is in the world
+    else:
+        assert report.skipped[0].reasons == [(f"postconfig command runs pip install {package}: worlds have no network,"
+                                             " so the package is never installed")]
