@@ -10,6 +10,7 @@ from typing import Any
 from deskact.runtime.importers import ImportOptions
 from deskact.runtime.importers.agentstudio import import_agentstudio
 from deskact.runtime.importers.osworld_metrics import Translation, translate_evaluator
+from deskact.runtime.importers.osworld_metrics_tables import resaved_gold
 
 BOOK = {"type": "vm_file", "path": "/home/user/PeriodRate.xlsx", "dest": "PeriodRate.xlsx"}
 GOLD = {"type": "cloud_file", "path": "https://example.org/gt.xlsx", "dest": "gt.xlsx"}
@@ -98,3 +99,29 @@ def test_agentstudio_style_rules_stay_reported(tmp_path: Path) -> None:
     report = import_agentstudio(tmp_path / "src", ImportOptions(out=tmp_path / "out", files_root=root))
     assert any("style and check_cell style props are read as AgentStudio's own copy" in r
                for r in report.skipped[0].reasons), report.skipped
+
+
+SAVE = {"type": "execute", "parameters": {"command": ["python", "-c", "import pyautogui; pyautogui.hotkey(\"ctrl\", \"s\");"]}}
+GOLD_IN_VM = {
+    "func": "compare_table",
+    "postconfig": [SAVE, {"type": "download", "parameters": {"files": [
+        {"url": "https://e.org/g.xlsx", "path": "/home/user/A_gold.xlsx"}]}},
+        {"type": "open", "parameters": {"path": "/home/user/A_gold.xlsx"}},
+        {"type": "activate_window", "parameters": {"window_name": "A_gold.xlsx - LibreOffice Calc"}}, SAVE],
+    "expected": {"type": "vm_file", "path": "/home/user/A_gold.xlsx", "dest": "A_gold.xlsx"}, "result": BOOK,
+    "options": {"rules": [{"type": "sheet_data", "sheet_idx0": 0, "sheet_idx1": "EI0"}]}}
+
+
+def test_a_gold_saved_in_the_vm_stays_on_the_host() -> None:
+    rewritten = resaved_gold(GOLD_IN_VM)
+    assert rewritten["postconfig"] == [SAVE, SAVE]
+    out = translate(rewritten)
+    assert out.reasons == []
+    params = out.judge[0]["xlsx.compare"]
+    assert params["gold"] == "t/A_gold.xlsx" and params["gold_resaved"] is True
+    # never saved after opening, or another func: left as it is, and a vm_file gold is reported
+    unsaved = {**GOLD_IN_VM, "postconfig": GOLD_IN_VM["postconfig"][:3]}
+    assert resaved_gold(unsaved) is unsaved
+    assert any("a vm_file the postconfig does not download" in r for r in translate(unsaved).reasons)
+    other = {**GOLD_IN_VM, "func": "compare_docx_files"}
+    assert resaved_gold(other) is other
