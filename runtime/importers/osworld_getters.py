@@ -45,7 +45,9 @@ GETTER_REASONS: dict[str, str] = {
     "cookie_data": "Chrome's cookies set by live web pages: offline none are set, so a deleted-cookie check"
                    " would pass for an agent that did nothing",
     "enabled_experiments": "chrome://flags experiments of 2023 Chrome: this Chromium has no such flags",
-    "shortcuts_on_desktop": "a GNOME desktop shortcut (.desktop file) Chrome makes: deskact's desktop is not GNOME",
+    "shortcuts_on_desktop": "the desktop shortcut (.desktop file) Chrome's Create shortcut names after the live page's"
+                            " title: offline the tab shows Chromium's error page, on which this Chromium (156)"
+                            " disables Create shortcut",
     "default_video_player": "the desktop's default video player (xdg-mime): here VLC is the only video player and"
                             " already the default, so a do-nothing agent would pass",
     "vscode_config": "a VS Code getter (the vs_code domain's issue)",
