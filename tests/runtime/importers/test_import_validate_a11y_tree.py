@@ -7,7 +7,8 @@ about:profiles link); doing nothing, and stopping at the Troubleshooting Informa
 task file is OSWorld's, its profile download answered with a stand-in profile (one Local Folders
 account, as apps.thunderbird's: the 3-pane window opens, not the account hub).
 
-libreoffice_impress-ef9d12bd (check_left_panel): see its test."""
+libreoffice_impress-ef9d12bd (check_left_panel) and multi_apps-f5c13cdd (the compose window's address
+pills): see their tests."""
 
 from __future__ import annotations
 
@@ -87,9 +88,9 @@ exit()
 """
 
 
-def _profile_tar() -> bytes:
+def _profile_tar(extra: dict[str, Any] | None = None) -> bytes:
     buf = io.BytesIO()
-    prefs = "".join(pref_line(k, v) for k, v in SETTLED.items())
+    prefs = "".join(pref_line(k, v) for k, v in {**SETTLED, **(extra or {})}.items())
     with tarfile.open(fileobj=buf, mode="w:gz") as tar:
         for name, text in ((".thunderbird/profiles.ini", PROFILES_INI),
                            (".thunderbird/installs.ini", f"[FDC34C9F024745EB]\nDefault={TB_PROFILE}\nLocked=1\n"),
@@ -153,6 +154,88 @@ def test_the_slide_pane_task_validates(tmp_path: Path) -> None:
     task.update(reference=VIEW_MENU.format("Slide Pane"),
                 counterexamples=[{"note": "the sidebar toggled instead", "code": VIEW_MENU.format("Sidebar")}])
     path.write_text(yaml.safe_dump({"tasks": [task]}, sort_keys=False))
+    config = Config()
+    config.runner.workers = 1
+    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
+    assert checked == 1
+    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+
+
+
+IDENTITY = {
+    "mail.accountmanager.accounts": "account2,account1", "mail.accountmanager.defaultaccount": "account2",
+    "mail.account.account2.server": "server2", "mail.account.account2.identities": "id1",
+    "mail.server.server2.type": "pop3", "mail.server.server2.hostname": "localhost",
+    "mail.server.server2.userName": "anonym-x2024", "mail.server.server2.name": "anonym-x2024@outlook.com",
+    "mail.server.server2.login_at_startup": False, "mail.identity.id1.useremail": "anonym-x2024@outlook.com",
+    "mail.identity.id1.fullName": "Anonym Tester", "mail.identity.id1.valid": True,
+    "mail.smtpservers": "smtp1", "mail.smtpserver.smtp1.hostname": "localhost", "mail.identity.id1.smtpServer": "smtp1"}
+"""A mail account with OSWorld's sender as its identity (Thunderbird composes only from one)."""
+STUDENTS = ["fox@someuniversity.edu", "iron@someuniversity.edu", "nancy@someuniversity.edu", "stella@someuniversity.edu"]
+TYPE_TO = """import time
+windows.wait_for("Write: Reminder of Payment", timeout=60)
+time.sleep(3)
+keyboard.type("{}, ")
+time.sleep(3)
+exit()
+"""
+
+
+def _compose_task() -> dict[str, Any]:
+    drive = "https://drive.google.com/uc?id={}&export=download"
+    pill = 'tool-bar[attr|id=MsgHeadersToolbar] label[name=To]~[attr|class="address-pill"]>label[attr|class="pill-label"]'
+    pills = [{"selectors": [f'{pill}[name*="{a}"]']} for a in STUDENTS]
+    return {
+        "id": "f5c13cdd-205c-4719-a562-348ae5cd1d91", "snapshot": "thunderbird",
+        "instruction": "I've drafted an e-mail reminder for those who haven't paid tuition. Please help me to check out"
+                       " their e-mails from the payment record and add to the receiver field.",
+        "config": [
+            {"type": "execute", "parameters": {"command": ["mkdir", "-p", "/home/user/Documents/Departments/finance"]}},
+            {"type": "download", "parameters": {"files": [
+                {"url": PROFILE_URL, "path": "/home/user/thunderbird-profile.tar.gz"},
+                {"url": drive.format("1k0_69RKAx18bEX00EJXtWmSwdfNVP9NA"), "path": "/home/user/.payment-reminder-mail-body.html"},
+                {"url": drive.format("1nNc0NoOuP3Of0eGsKY-1kctg63vIjXl5"),
+                 "path": "/home/user/Documents/Departments/finance/tuition_payment.xlsx"}]}},
+            TASK["config"][1],
+            {"type": "launch", "parameters": {"shell": True, "command": (
+                "/usr/bin/thunderbird -compose \"from='Anonym Tester <anonym-x2024@outlook.com>',subject='Reminder of"
+                " Payment',body='$(cat /home/user/.payment-reminder-mail-body.html)'\"")}}],
+        "evaluator": {"postconfig": [{"type": "sleep", "parameters": {"seconds": 10}}],
+                      "func": "check_accessibility_tree", "result": {"type": "accessibility_tree"},
+                      "expected": {"type": "rule", "rules": pills}},
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.display
+@pytest.mark.bwrap
+def test_the_address_pills_task_validates(tmp_path: Path, file_host: Any) -> None:
+    """multi_apps-f5c13cdd (check_accessibility_tree on the compose window's To pills), without its
+    launch of nautilus (not installed here) and with a stand-in profile whose account has OSWorld's
+    sender: Thunderbird 153's compose window has the MsgHeadersToolbar, To label and address pills
+    the selectors expect; typing the four addresses passes, three of them fails."""
+    from deskact.runtime.world.world import world_status
+
+    if not world_status()[0] or shutil.which("thunderbird") is None:
+        pytest.skip("needs worlds and Thunderbird")
+    task = _compose_task()
+    src = tmp_path / "src" / "multi_apps"
+    src.mkdir(parents=True)
+    (src / f"{task['id']}.json").write_text(json.dumps(task))
+    ids = [parse_qs(urlsplit(f["url"]).query)["id"][0] for f in task["config"][1]["parameters"]["files"]]
+    file_host.served[ids[0]] = _profile_tar(IDENTITY)
+    file_host.served[ids[1]] = b"<p>Dear student, your tuition is due.</p>"
+    file_host.served[ids[2]] = file_host.workbook({"Sheet1": [["Name", "Email", "Paid"],
+                                                              *[[a.split("@")[0], a, "no"] for a in STUDENTS]]})
+    suite = tmp_path / "suite"
+    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
+                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
+    assert not report.skipped, [s.reasons for s in report.skipped]
+    path = suite / SUITE_FILE
+    (converted,) = yaml.safe_load(path.read_text())["tasks"]
+    converted.update(reference=TYPE_TO.format(", ".join(STUDENTS)), counterexamples=[
+        {"note": "one student left out", "code": TYPE_TO.format(", ".join(STUDENTS[:3]))}])
+    path.write_text(yaml.safe_dump({"tasks": [converted]}, sort_keys=False))
     config = Config()
     config.runner.workers = 1
     problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
