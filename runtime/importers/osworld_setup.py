@@ -27,6 +27,11 @@ from .common import Untranslatable, escape, has_step, step
 VM_HOME = "/home/user"
 SHELL_TIMEOUT = 120
 """Seconds OSWorld's server lets a set-up command run."""
+_FOCUS_BEFORE = "w=$(xdotool getactivewindow 2>/dev/null); "
+_FOCUS_MOVED = ('; i=0; while [ $i -lt 100 ] && [ "$(xdotool getactivewindow 2>/dev/null)" = "$w" ]; do sleep 0.1;'
+                " i=$((i+1)); done; sleep {seconds}; true")
+"""Around keys sent before judging that OSWorld follows with a pause: the window focused before them,
+then a wait (10 s at most) until another one is, then the pause."""
 CACHE_DIR = "/tmp/osworld-cache"
 """Where a command's ``stdout``/``stderr`` parameter saves its output in the world (OSWorld: its
 host-side cache folder), for a later ``cache_file`` result to read."""
@@ -169,13 +174,17 @@ class Setup:
     def _sleep(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         seconds = p.get("seconds")
         last = next(iter(into[-1].values()), {}) if into and len(into[-1]) == 1 else {}
-        if (where == "postconfig" and str(last.get("cmd", "")).startswith("xdotool ")
+        keys = str(last.get("cmd", ""))
+        if (where == "postconfig" and keys.startswith("xdotool ") and keys.endswith(" || true")
                 and isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds <= 60):
-            # Keys sent before judging open the app's dialogs (GIMP's Export As, then its PNG options),
-            # and the next keys must wait for them as OSWorld's pause does, or they reach the canvas.
-            into.append(step("reset", "shell.run", cmd=f"sleep {seconds:g}", timeout=SHELL_TIMEOUT))
-            self.notes.append(f"postconfig sleep {seconds:g} s kept after keys sent to the app (its dialogs open"
-                              " meanwhile)")
+            # Keys sent before judging open and close the app's dialogs (GIMP's Export As, then its PNG
+            # options), and the next keys must wait for them, or they reach the canvas: OSWorld's pause
+            # is kept, after the focus has moved to another window (10 s at most; a busy app opens its
+            # dialog later than the pause allows).
+            into[-1] = step("reset", "shell.run", cmd=escape(_FOCUS_BEFORE) + keys.removesuffix(" || true")
+                            + escape(_FOCUS_MOVED.format(seconds=f"{seconds:g}")), timeout=SHELL_TIMEOUT)
+            self.notes.append(f"postconfig sleep {seconds:g} s kept after keys sent to the app, once the focus has"
+                              " moved (its dialogs open and close meanwhile)")
             return
         self.notes.append(f"{where} sleep {seconds} s dropped (deskact's steps wait on conditions)")
 
