@@ -173,7 +173,7 @@ class Setup:
 
     def _sleep(self, p: dict[str, Any], into: list[dict[str, Any]], where: str) -> None:
         seconds = p.get("seconds")
-        last = next(iter(into[-1].values()), {}) if into and len(into[-1]) == 1 else {}
+        last: dict[str, Any] = next(iter(into[-1].values()), {}) if into and len(into[-1]) == 1 else {}
         keys = str(last.get("cmd", ""))
         if (where == "postconfig" and keys.startswith("xdotool ") and keys.endswith(" || true")
                 and isinstance(seconds, int | float) and not isinstance(seconds, bool) and 0 < seconds <= 60):
