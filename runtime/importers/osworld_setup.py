@@ -271,6 +271,10 @@ class Setup:
         if kind == "keys":
             # Keys go to the focused window of the task's display; OSWorld ignores the script's exit code.
             into.append(step("reset", "shell.run", cmd=escape(f"{pyautogui.xdotool(cmd)} || true"), timeout=SHELL_TIMEOUT))
+            if where == "config":
+                # The app redraws after the keys (LibreOffice for up to a second): the model's first
+                # observation must show it drawn, as apps.open's own wait does for the app's start.
+                into.append(step("reset", "desktop.settle", quiet=0.8))
             self.needs_world = self.keys = True
             pointer = pyautogui.pointer_calls(cmd)
             if pointer:
