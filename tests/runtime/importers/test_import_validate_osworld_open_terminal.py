@@ -35,6 +35,13 @@ BOOK = "multi_apps/5df7b33a-9f77-4101-823e-02f863e1c1ae.json"
 STARS = "thunderbird/3d1682a7-0fb0-49ae-a4dc-a73afd2d06d5.json"
 AUTHORS = "multi_apps/a82b78bb-7fde-4cb3-94a4-035baf10bcf0.json"
 FORMS = "multi_apps/185f29bd-5da0-40a6-b69c-ba7f4e0324ef.json"
+CONVERT = "multi_apps/ee9a3c83-f437-4879-8918-be5efbb9fac7.json"
+TO_CSV = "soffice --headless --convert-to csv file_example_ODS_5000.ods"
+# The conversion runs in the terminal: the reference ends once its CSV is there (closing the terminal
+# before judging would stop it).
+WAIT_FOR_CSV = ("import os\nfor _ in range(240):\n"
+                "    if os.path.exists(os.path.expanduser('~/Desktop/file_example_ODS_5000.csv')):\n        break\n"
+                "    time.sleep(0.5)\ntime.sleep(2)\n")
 EMPLOYEES = {"Alex Lee": "Excellent", "David Wilson": "Good", "Emily Johnson": "Excellent", "John Doe": "Fair",
              "Linda Green": "Good", "Michael Brown": "Excellent", "Sophia Carter": "Good"}
 
@@ -90,6 +97,8 @@ REFERENCES = {
     "osworld-thunderbird-3d1682a7": STAR_MAILS.replace("{folder}", "13"),
     "osworld-multi-apps-a82b78bb": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES)),
     "osworld-multi-apps-185f29bd": FILL_FORMS.format(reviews={n: _review(n, r) for n, r in EMPLOYEES.items()}),
+    # Typed in the terminal (its shell is in ~/Desktop): the history records it when the terminal closes.
+    "osworld-multi-apps-ee9a3c83": TYPE_IN_TERMINAL.format(text=TO_CSV).replace("time.sleep(3)\n", WAIT_FOR_CSV),
 }
 COUNTEREXAMPLES = {
     "osworld-os-23393935": [
@@ -108,6 +117,9 @@ COUNTEREXAMPLES = {
     "osworld-multi-apps-a82b78bb": [
         {"note": "the last author left out", "code": BOOKMARK.format(folder="Liked Authors", urls=str(PAGES[:3]))},
         {"note": "the folder named otherwise", "code": BOOKMARK.format(folder="Liked authors", urls=str(PAGES))}],
+    "osworld-multi-apps-ee9a3c83": [
+        {"note": "converted, but not from the terminal",
+         "code": f"!cd ~/Desktop && {TO_CSV} >/dev/null 2>&1\nexit()\n"}],
     "osworld-multi-apps-185f29bd": [
         {"note": "one rating wrong", "code": FILL_FORMS.format(
             reviews={n: _review(n, "Poor" if n == "John Doe" else r) for n, r in EMPLOYEES.items()})},
@@ -133,6 +145,26 @@ def _pdf(text: str, tmp: Path, name: str) -> bytes:
     subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "pdf",
                     "--outdir", str(tmp), str(tmp / f"{name}.txt")], check=True, capture_output=True, timeout=180)
     return (tmp / f"{name}.pdf").read_bytes()
+
+
+def _sheet(tmp: Path) -> bytes:
+    """An .ods of a few rows, made by LibreOffice from a CSV."""
+    tmp.mkdir(exist_ok=True)
+    (tmp / "file_example_ODS_5000.csv").write_text("First Name,Last Name,Age\nDulce,Abril,32\nMara,Hashimoto,25\n")
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "ods",
+                    "--outdir", str(tmp / "out"), str(tmp / "file_example_ODS_5000.csv")],
+                   check=True, capture_output=True, timeout=180)
+    return (tmp / "out" / "file_example_ODS_5000.ods").read_bytes()
+
+
+def _csv_of(ods: bytes, tmp: Path) -> bytes:
+    """LibreOffice's CSV of the .ods (the gold: what the command the task asks for writes)."""
+    (tmp / "gold").mkdir(exist_ok=True)
+    (tmp / "gold" / "file_example_ODS_5000.ods").write_bytes(ods)
+    subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp}/profile", "--headless", "--convert-to", "csv",
+                    "--outdir", str(tmp / "gold"), str(tmp / "gold" / "file_example_ODS_5000.ods")],
+                   check=True, capture_output=True, timeout=180)
+    return (tmp / "gold" / "file_example_ODS_5000.csv").read_bytes()
 
 
 def _zip(files: dict[str, bytes]) -> bytes:
@@ -172,7 +204,7 @@ def _profile_tar() -> bytes:
 
 def _serve(file_host: Any, tmp: Path) -> None:
     """Stand-ins: a real docx, a book of PDFs with its gold split, a paper's PDF, a workbook of ratings
-    with a review template and the filled reviews' golds, a Thunderbird profile.
+    with a review template and the filled reviews' golds, a sheet and its CSV, a Thunderbird profile.
     The photos are any bytes (only their names are judged)."""
     served = file_host.served
     kill = _downloads(json.loads((EXAMPLES / KILL).read_text()))
@@ -196,10 +228,15 @@ def _serve(file_host: Any, tmp: Path) -> None:
     for url, dest in zip(forms["evaluator"]["result"]["path"], forms["evaluator"]["result"]["dest"]):
         name = dest.removesuffix("_Gold.pdf")
         served[_id(url)] = _pdf(_review(name, EMPLOYEES[name]), tmp / "golds", name)
+    convert = json.loads((EXAMPLES / CONVERT).read_text())
+    ods = _sheet(tmp / "sheet")
+    served[_downloads(convert)["/home/user/Desktop/file_example_ODS_5000.ods"]] = ods
+    served[_id(convert["evaluator"]["expected"][1]["path"])] = _csv_of(ods, tmp / "sheet")
     stars = _downloads(json.loads((EXAMPLES / STARS).read_text()))
     served[stars["/home/user/thunderbird-profile.tar.gz"]] = _profile_tar()
 
 
+@pytest.mark.timeout(1800)  # LibreOffice, Chromium and Thunderbird start for each task and model
 def test_open_and_terminal_translations_validate_with_references(tmp_path: Path, file_host: Any) -> None:
     from deskact.runtime.world.world import world_status
 
