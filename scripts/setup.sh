@@ -26,7 +26,7 @@ APT_PACKAGES=(
   libreoffice-calc libreoffice-writer libreoffice-impress
   libreoffice-gtk3 at-spi2-core
   chromium chromium-driver
-  gimp vlc thunderbird
+  gimp vlc thunderbird thunar
   fonts-dejavu-core
   python3-lxml python3-cssselect
 )

@@ -116,6 +116,19 @@ def gimp_start(command: str | list[str]) -> dict[str, str] | None:
     return {"path": escape(path).replace(VM_HOME, "${HOME}")}
 
 
+def nautilus_folder(command: str | list[str]) -> dict[str, str] | None:
+    """apps.files' params for a launch of GNOME's Nautilus alone (the home) or on one folder (the
+    VM's home is the task's), else None. Nautilus is not here: the file manager is Thunar. Options
+    (``--new-window``, ``--select``) raise: they are not translated."""
+    argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+    if not argv or PurePosixPath(argv[0]).name != "nautilus":
+        return None
+    if len(argv) > 2 or any(a.startswith("-") for a in argv[1:]):
+        raise Untranslatable(f"launch of Nautilus with {shlex.join(argv[1:])[:60]!r}: apps.files opens one folder,"
+                             " with no options")
+    return {"path": vm_path(argv[1])} if len(argv) == 2 else {}
+
+
 VLC_OPTIONS = {"--start-time": True, "--stop-time": True, "--play-and-pause": False, "--repeat": False}
 """VLC options OSWorld's launches give (name -> takes ``=value``), passed on to apps.vlc as written."""
 
@@ -225,6 +238,12 @@ class Setup:
         if isinstance(cmd, str) and not p.get("shell"):
             cmd = cmd.split()  # OSWorld's controller splits a launch string at whitespace, quotes and all
         if not p.get("shell") and chrome.chrome_command(self, cmd, into, where):
+            return
+        files = None if p.get("shell") else nautilus_folder(cmd)
+        if files is not None:
+            into.append(step("reset", "apps.files", **files))
+            self.notes.append(f"{where} launch of OSWorld's Nautilus became apps.files: the folder open in Thunar"
+                              " (its window waited for)")
             return
         check_not_gnome(cmd, f"{where} launch")
         gimp = None if p.get("shell") else gimp_start(cmd)

@@ -52,7 +52,7 @@ def app_env(base: dict[str, str] | None = None) -> dict[str, str]:
     return with_a11y(env) if base is None and os.path.exists(BUS_SOCKET) else env
 
 
-ROOT_WARNING_APPS = frozenset({"mousepad"})
+ROOT_WARNING_APPS = frozenset({"mousepad", "thunar"})
 """Apps that put a red "you are using the root account" bar over their contents when run as uid 0."""
 LOOKALIKE_UID = 1000
 """The id root's files show as to such an app (the first account id, as the world's ``agent``'s)."""
