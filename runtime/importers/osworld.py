@@ -98,7 +98,7 @@ FUNC_REASONS: dict[str, str] = _reasons({
     "a Thunderbird metric (the thunderbird domain's issue)": [
         "check_csv", "check_thunderbird_filter", "check_thunderbird_prefs", "run_sqlite3",
         "check_thunderbird_folder", "check_json", "check_list"],
-    "a VS Code metric (the vs_code domain's issue)": [
+    "a VS Code metric: VS Code is not in deskact's world (no package registry reachable here ships it)": [
         "check_json_keybindings", "check_json_settings", "compare_config", "is_extension_installed",
         "check_python_file_by_test_suite", "check_line_number"],
     "a GNOME desktop setting: deskact's desktop is not GNOME": [

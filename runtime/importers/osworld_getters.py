@@ -50,7 +50,8 @@ GETTER_REASONS: dict[str, str] = {
                             " disables Create shortcut",
     "default_video_player": "the desktop's default video player (xdg-mime): here VLC is the only video player and"
                             " already the default, so a do-nothing agent would pass",
-    "vscode_config": "a VS Code getter (the vs_code domain's issue)",
+    "vscode_config": "a VS Code getter: VS Code is not in deskact's world (no package registry reachable here"
+                     " ships it)",
     "googledrive_file": "needs a live Google Drive account",
     "audio_in_slide": "reads audio out of a pptx slide: no deskact judge does",
     "vm_wallpaper": "the GNOME wallpaper: deskact's desktop has none",

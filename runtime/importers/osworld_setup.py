@@ -57,6 +57,10 @@ WORLD_PYTHON_HAS = {"cssselect": "python3-cssselect"}
 installs them, with python3-lxml, which OSWorld's VM has): such an install is dropped. Debian's
 python3-pysrt (1.0.1) is not one: it fails on Python 3.11."""
 _GNOME = re.compile(r"\b(gsettings|dconf|gnome-terminal|gnome-shell|gnome-extensions)\b")
+_VSCODE = re.compile(r"(^|[\s;&|(/])code(?=\s|$)|\.config/Code/")
+"""VS Code started (``code``, ``/usr/bin/code``) or its settings written (``~/.config/Code/User``)."""
+VSCODE_REASON = ("VS Code is not in deskact's world: no package registry reachable here ships it (no Debian"
+                 " package or wheel; code-server's npm install downloads ripgrep from GitHub)")
 
 
 def check_not_gnome(command: object, where: str) -> None:
@@ -68,6 +72,13 @@ def check_not_gnome(command: object, where: str) -> None:
     found = _GNOME.search(command if isinstance(command, str) else " ".join(map(str, words)))
     if found:
         raise Untranslatable(f"GNOME: {where} runs {found.group(1)}; deskact's desktop is not GNOME")
+
+
+def check_not_vscode(command: object, where: str) -> None:
+    """A set-up that starts VS Code or writes its settings: the task would fail at its reset."""
+    words = command if isinstance(command, list | tuple) else []
+    if _VSCODE.search(command if isinstance(command, str) else " ".join(map(str, words))):
+        raise Untranslatable(f"VS Code: {where} starts it or writes its settings; {VSCODE_REASON}")
 
 
 def vm_path(path: str) -> str:
@@ -246,6 +257,7 @@ class Setup:
                               " (its window waited for)")
             return
         check_not_gnome(cmd, f"{where} launch")
+        check_not_vscode(cmd, f"{where} launch")
         gimp = None if p.get("shell") else gimp_start(cmd)
         if gimp is not None:
             into.append(step("reset", "apps.gimp", **gimp))
@@ -314,6 +326,7 @@ class Setup:
             self._close_terminals(into)
             return
         check_not_gnome(cmd, f"{where} command")
+        check_not_vscode(cmd, f"{where} command")
         installs = _PIP_INSTALL.search(cmd if isinstance(cmd, str) else " ".join(map(str, cmd)))
         if installs:
             # A check script the judge runs imports it; offline pip installs nothing, so it must be in
