@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 import tarfile
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,12 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import yaml
 from deskact.reset_scripts.apps.thunderbird import SETTLED, pref_line
-from deskact.runtime.config import Config
 from deskact.runtime.importers import ImportOptions
 from deskact.runtime.importers.common import SUITE_FILE
 from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, import_suite, write_tasks
 
 PROFILE_URL = ("https://drive.usercontent.google.com/download?id=1EHLRWzBCOsyERkSMUnTF2pnsR0n6ZvtR&export=download"
                "&authuser=0&confirm=t")
@@ -114,21 +116,12 @@ def test_the_about_profiles_task_validates(tmp_path: Path, file_host: Any) -> No
     src.mkdir(parents=True)
     (src / f"{TASK['id']}.json").write_text(json.dumps(TASK))
     file_host.served[parse_qs(urlsplit(PROFILE_URL).query)["id"][0]] = _profile_tar()
-    suite = tmp_path / "suite"
-    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
-                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    (task,) = yaml.safe_load(path.read_text())["tasks"]
+    path, (task,) = import_suite(src.parent, tmp_path, file_host)
     assert task["judge"] == [{"a11y.selectors": {"rules": TASK["evaluator"]["expected"]["rules"]}}]
     task.update(reference=REFERENCE, counterexamples=[
         {"note": "Troubleshooting Information open, not about:profiles", "code": TROUBLESHOOTING + "exit()\n"}])
-    path.write_text(yaml.safe_dump({"tasks": [task]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == 1
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, [task])
+    assert_validates(path.parent, tmp_path, 1)
 
 
 @pytest.mark.slow
@@ -153,12 +146,8 @@ def test_the_slide_pane_task_validates(tmp_path: Path) -> None:
     assert task["judge"] == [{"a11y.selectors": {"rules": [{"xpath": "//document-frame[@name='Slides View']"}]}}]
     task.update(reference=VIEW_MENU.format("Slide Pane"),
                 counterexamples=[{"note": "the sidebar toggled instead", "code": VIEW_MENU.format("Sidebar")}])
-    path.write_text(yaml.safe_dump({"tasks": [task]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == 1
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, [task])
+    assert_validates(path.parent, tmp_path, 1)
 
 
 
@@ -227,17 +216,8 @@ def test_the_address_pills_task_validates(tmp_path: Path, file_host: Any) -> Non
     file_host.served[ids[1]] = b"<p>Dear student, your tuition is due.</p>"
     file_host.served[ids[2]] = file_host.workbook({"Sheet1": [["Name", "Email", "Paid"],
                                                               *[[a.split("@")[0], a, "no"] for a in STUDENTS]]})
-    suite = tmp_path / "suite"
-    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
-                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    (converted,) = yaml.safe_load(path.read_text())["tasks"]
+    path, (converted,) = import_suite(src.parent, tmp_path, file_host)
     converted.update(reference=TYPE_TO.format(", ".join(STUDENTS)), counterexamples=[
         {"note": "one student left out", "code": TYPE_TO.format(", ".join(STUDENTS[:3]))}])
-    path.write_text(yaml.safe_dump({"tasks": [converted]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == 1
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, [converted])
+    assert_validates(path.parent, tmp_path, 1)

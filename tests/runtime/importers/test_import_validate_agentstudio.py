@@ -4,16 +4,18 @@ loosened before: colour, "in": draft, a permanent delete, cc and attachment, tra
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from deskact.runtime.config import Config
 from deskact.runtime.importers import ImportOptions
 from deskact.runtime.importers.agentstudio import import_agentstudio
 from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, write_tasks
 
 TASKS = Path(__file__).parent / "fixtures" / "agentstudio" / "tasks" / "single_api"
 # What an author writes under each imported task: the kernel's google toolkit names (calendar,
@@ -55,9 +57,5 @@ def test_agentstudio_tasks_with_references_validate(tmp_path: Path) -> None:
     tasks: list[dict[str, Any]] = yaml.safe_load(path.read_text())["tasks"]
     kept = [{**t, "reference": REFERENCES[t["id"]]} for t in tasks if t["id"] in REFERENCES]
     assert {t["id"] for t in kept} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": kept}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 2
-    problems, checked = validate(config, [str(suite)], workers=2, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, kept)
+    assert_validates(suite, tmp_path, len(REFERENCES), workers=2)

@@ -22,17 +22,15 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, import_suite, validate_imported, write_tasks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PERIOD = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "21ab7b40-77c2-4ae6-8321-e00d3a086c73.json"
@@ -171,19 +169,7 @@ def test_style_copied_and_printed_sheet_tasks_validate(tmp_path: Path, file_host
     for task in (PERIOD, COPY, PADDING):
         shutil.copy(task, src)
     _serve(file_host, tmp_path)
-    suite = tmp_path / "suite"
-    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
-                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
-    assert {t["id"] for t in tasks} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": [{**t, "reference": REFERENCES[t["id"]]} for t in tasks]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    validate_imported(src.parent, tmp_path, file_host, REFERENCES)
 
 
 AGES = FIXTURES / "osworld_styles" / "examples" / "libreoffice_calc" / "4e6fcf72-daf3-439f-a232-c434ce416af6.json"
@@ -240,17 +226,8 @@ def test_gold_saved_in_the_vm_validates(tmp_path: Path, file_host: Any) -> None:
     src = tmp_path / "src" / "libreoffice_calc"
     src.mkdir(parents=True)
     shutil.copy(AGES, src)
-    suite = tmp_path / "suite"
-    report = import_osworld(src.parent, ImportOptions(out=suite, fetch=True,
-                                                      mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    (imported,) = yaml.safe_load(path.read_text())["tasks"]
+    path, (imported,) = import_suite(src.parent, tmp_path, file_host)
     assert "gold" not in json.dumps(imported["reset"] + imported["before_judge"])
-    path.write_text(yaml.safe_dump({"tasks": [{**imported, "reference": AGES_REFERENCE}]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == 1
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, [{**imported, "reference": AGES_REFERENCE}])
+    assert_validates(path.parent, tmp_path, 1)
 

@@ -5,17 +5,19 @@ through the kernel's google toolkit or the shell, never by reading what the judg
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from deskact.runtime.config import Config
 from deskact.runtime.importers import ImportOptions
 from deskact.runtime.importers.agentstudio import import_agentstudio
 from deskact.runtime.importers.common import SUITE_FILE
 from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, write_tasks
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WS = "import os, pathlib\nws = pathlib.Path(os.environ['WORKSPACE'])\n"
@@ -174,7 +176,7 @@ def _keep(suite: Path, refs: dict[str, str]) -> None:
     tasks: list[dict[str, Any]] = yaml.safe_load(path.read_text())["tasks"]
     kept = [{**t, "reference": refs[t["id"]]} for t in tasks if t["id"] in refs]
     assert {t["id"] for t in kept} == set(refs)
-    path.write_text(yaml.safe_dump({"tasks": kept}, sort_keys=False))
+    write_tasks(path, kept)
 
 
 @pytest.mark.slow
@@ -190,11 +192,7 @@ def test_more_imported_tasks_with_references_validate(tmp_path: Path) -> None:
         _keep(osw, OSWORLD)
         paths.append(osw)
         expected += len(OSWORLD)
-    config = Config()
-    config.runner.workers = 4
-    problems, checked = validate(config, [str(p) for p in paths], workers=4, out=tmp_path / "runs")
-    assert checked == expected
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    assert_validates(paths, tmp_path, expected, workers=4)
 
 
 # OSWorld Calc tasks whose workbooks are not public: the test serves stand-ins built here, the
@@ -286,8 +284,4 @@ def test_calc_tasks_with_stand_in_workbooks_validate(tmp_path: Path, file_host: 
     import_osworld(src.parent, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src.parent, tmp_path / "m.json")))
     assert {f"osworld-libreoffice-calc-{uid[:8]}" for uid in CALC_TASKS} == set(CALC_REFERENCES)
     _keep(suite, CALC_REFERENCES)
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(CALC_REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    assert_validates(suite, tmp_path, len(CALC_REFERENCES))

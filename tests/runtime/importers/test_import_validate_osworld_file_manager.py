@@ -11,18 +11,16 @@ from __future__ import annotations
 import io
 import json
 import shutil
+import sys
 import tarfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, import_suite, with_references, write_tasks
 
 pytestmark = [pytest.mark.slow, pytest.mark.display, pytest.mark.bwrap]
 
@@ -97,19 +95,9 @@ def test_tasks_that_open_a_folder_in_nautilus_validate_with_thunar(tmp_path: Pat
     src = tmp_path / "src"
     shutil.copytree(EXAMPLES, src)
     _serve(file_host)
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
+    path, tasks = import_suite(src, tmp_path, file_host)
     assert {t["id"] for t in tasks} == set(REFERENCES)
     for t in tasks:
         assert any("apps.files" in s for s in t["reset"]), t["reset"]
-    path.write_text(yaml.safe_dump({"tasks": [
-        {**t, "reference": REFERENCES[t["id"]], "counterexamples": COUNTEREXAMPLES[t["id"]]} for t in tasks]},
-        sort_keys=False, allow_unicode=True))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    write_tasks(path, with_references(tasks, REFERENCES, COUNTEREXAMPLES))
+    assert_validates(path.parent, tmp_path, len(REFERENCES))

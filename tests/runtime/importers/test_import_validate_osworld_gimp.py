@@ -16,17 +16,16 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
 from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import validate_imported
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_gimp" / "examples"
 GREEN = "gimp/734d6579-c07d-47a8-9ae2-13339795476b.json"
@@ -139,17 +138,7 @@ def test_gimp_colour_rule_tasks_validate(tmp_path: Path, file_host: Any) -> None
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(EXAMPLES / rel, src / rel)
     _serve(file_host, _standins(tmp_path))
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
-    assert {t["id"] for t in tasks} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": [{**t, "reference": REFERENCES[t["id"]]} for t in tasks]}, sort_keys=False))
     config = Config()
-    config.runner.workers = 1
     config.agent.step_timeout = 300  # the reference's one cell runs GIMP in batch, then starts it again
     config.agent.max_time = 600
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    validate_imported(src, tmp_path, file_host, REFERENCES, config=config)

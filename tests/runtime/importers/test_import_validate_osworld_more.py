@@ -11,17 +11,15 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates, import_suite, validate_imported, write_tasks
 
 EXAMPLES = Path(__file__).parent / "fixtures" / "osworld_more" / "examples"
 WRITER = "libreoffice_writer/4bcb1253-a636-4df4-8cb0-a35c04dfef31.json"
@@ -95,18 +93,7 @@ def test_new_translations_validate_with_references(tmp_path: Path, file_host: An
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(EXAMPLES / rel, src / rel)
     _serve(file_host, tmp_path)
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
-    assert {t["id"] for t in tasks} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": [{**t, "reference": REFERENCES[t["id"]]} for t in tasks]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    validate_imported(src, tmp_path, file_host, REFERENCES)
 
 
 TB_PROFILE = "t5q2a5hp.default-release"
@@ -157,14 +144,6 @@ def test_a_thunderbird_task_validates(tmp_path: Path, file_host: Any) -> None:
     shutil.copy(EXAMPLES / THUNDERBIRD, src / THUNDERBIRD)
     task = json.loads((EXAMPLES / THUNDERBIRD).read_text())
     file_host.served[_id(task["config"][0]["parameters"]["files"][0]["url"])] = _profile_tar()
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    (converted,) = yaml.safe_load(path.read_text())["tasks"]
-    path.write_text(yaml.safe_dump({"tasks": [{**converted, "reference": TB_REFERENCE}]}, sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == 1
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    path, (converted,) = import_suite(src, tmp_path, file_host)
+    write_tasks(path, [{**converted, "reference": TB_REFERENCE}])
+    assert_validates(path.parent, tmp_path, 1)

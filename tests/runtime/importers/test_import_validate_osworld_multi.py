@@ -15,18 +15,16 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import validate_imported
 
 pytestmark = pytest.mark.slow
 
@@ -151,17 +149,4 @@ def test_multi_apps_translations_validate_with_references(tmp_path: Path, file_h
     src = tmp_path / "src"
     shutil.copytree(EXAMPLES, src)
     _serve(file_host, tmp_path)
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
-    assert {t["id"] for t in tasks} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": [
-        {**t, "reference": REFERENCES[t["id"]], "counterexamples": COUNTEREXAMPLES[t["id"]]} for t in tasks]},
-        sort_keys=False, allow_unicode=True))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    validate_imported(src, tmp_path, file_host, REFERENCES, COUNTEREXAMPLES)

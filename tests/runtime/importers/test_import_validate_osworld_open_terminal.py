@@ -12,6 +12,7 @@ import io
 import json
 import shutil
 import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -19,12 +20,9 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-import yaml
-from deskact.runtime.config import Config
-from deskact.runtime.importers import ImportOptions
-from deskact.runtime.importers.common import SUITE_FILE
-from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import validate_imported
 
 pytestmark = pytest.mark.slow
 
@@ -249,17 +247,4 @@ def test_open_and_terminal_translations_validate_with_references(tmp_path: Path,
     shutil.copytree(EXAMPLES, src)
     (src / "multi_apps" / "9f3bb592-209d-43bc-bb47-d77d9df56504.json").unlink()  # reported: pip install offline
     _serve(file_host, tmp_path)
-    suite = tmp_path / "suite"
-    report = import_osworld(src, ImportOptions(out=suite, fetch=True, mirror=file_host.mirror(src, tmp_path / "m.json")))
-    assert not report.skipped, [s.reasons for s in report.skipped]
-    path = suite / SUITE_FILE
-    tasks = yaml.safe_load(path.read_text())["tasks"]
-    assert {t["id"] for t in tasks} == set(REFERENCES)
-    path.write_text(yaml.safe_dump({"tasks": [
-        {**t, "reference": REFERENCES[t["id"]], "counterexamples": COUNTEREXAMPLES[t["id"]]} for t in tasks]},
-        sort_keys=False))
-    config = Config()
-    config.runner.workers = 1
-    problems, checked = validate(config, [str(suite)], workers=1, out=tmp_path / "runs")
-    assert checked == len(REFERENCES)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    validate_imported(src, tmp_path, file_host, REFERENCES, COUNTEREXAMPLES)
