@@ -14,7 +14,8 @@ from ..runtime.tasks.steps import StepContext, StepFailed, reset_step
 @reset_step("desktop.settle")
 def desktop_settle(ctx: StepContext, timeout: float = 10, quiet: float = 0.5) -> None:
     """Wait until the screen has not changed for ``quiet`` seconds (an app finished saving or
-    redrawing), at most ``timeout`` seconds; a blinking caret does not count as a change."""
+    redrawing), and a LibreOffice window's accessibility tree shows its document where the task
+    has a tree, at most ``timeout`` seconds; a blinking caret does not count as a change."""
     if not ctx.display:
         raise StepFailed(f"desktop.settle needs a display, but task {ctx.task_id or '?'} has none (set visual: true)")
     import mss
@@ -35,5 +36,20 @@ def desktop_settle(ctx: StepContext, timeout: float = 10, quiet: float = 0.5) ->
             if box is not None and (box[2] - box[0]) * (box[3] - box[1]) * 1000 >= now.width * now.height:
                 calm_since = time.monotonic()
             elif time.monotonic() - calm_since >= quiet:
+                _documents_shown(ctx, deadline)
                 return
             last = now
+
+
+def _documents_shown(ctx: StepContext, deadline: float) -> None:
+    """Until ``deadline``: wait for each LibreOffice window on the screen to show its document in
+    the accessibility tree, where the task has one. Keys that toggle its panes leave the pixels
+    still well before the tree is rebuilt, and the agent's first tree would name no document."""
+    from ..runtime.screen.drawn import quiet_for, shown_windows, wait_drawn
+    from .apps.launcher import document_check
+
+    for window in shown_windows(ctx.display or ""):
+        check = document_check(ctx, window.title)
+        left = deadline - time.monotonic()
+        if check is not None and left > 0:
+            wait_drawn(ctx.display or "", window.id, left, quiet=quiet_for(window.title), shows_document=check)

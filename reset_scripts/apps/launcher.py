@@ -194,10 +194,10 @@ def launch(ctx: StepContext, argv: list[str], window: str | None, timeout: float
     # Not fatal when it runs out: a window that never stops changing (a clock, a video) is
     # legitimate, and `deskact validate` reports a first observation that is still blank.
     wait_drawn(display, found.id, SETTLE_TIMEOUT_S, quiet=quiet_for(found.title),
-               shows_document=_tree_check(ctx, found.title))
+               shows_document=document_check(ctx, found.title))
 
 
-def _tree_check(ctx: StepContext, title: str) -> Callable[[], str | None] | None:
+def document_check(ctx: StepContext, title: str) -> Callable[[], str | None] | None:
     """For a LibreOffice window on a task with an accessibility bus: why its tree does not show the
     document yet (None once it does). Its frame is in the tree well before the document is."""
     if ctx.world is None or not any(app in title for app in DOCUMENT_APPS):
