@@ -272,6 +272,12 @@ class Setup:
             # apps.launch would start it as the world's root, which VLC refuses.
             raise Untranslatable(f"{where} launch of VLC with options other than {', '.join(VLC_OPTIONS)}, several"
                                  " files or one outside the home: apps.vlc is not given them")
+        if not p.get("shell") and [str(c) for c in cmd] in [["libreoffice", f"--{app}"] for app in
+                                                            ("writer", "calc", "impress")]:
+            # An empty document: the keys OSWorld sends next (after its own 5 s pause) must find it
+            # drawn, so its window and document are waited for, as apps.open's are.
+            into.append(step("reset", "apps.launch", cmd=" ".join(map(str, cmd)), window="LibreOffice", timeout=120))
+            return
         if not p.get("shell") and [str(c) for c in cmd] in (["thunderbird"], ["/usr/bin/thunderbird"]):
             # Its first window can take seconds: the task starts when it is there, as OSWorld's does.
             into.append(step("reset", "apps.launch", cmd=command_line(cmd, False), window="Thunderbird", timeout=120))
