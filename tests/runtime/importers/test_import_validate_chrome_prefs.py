@@ -10,6 +10,7 @@ second one beside it); references use the settings pages' own APIs, as the brows
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,9 @@ from deskact.runtime.config import Config
 from deskact.runtime.importers import ImportOptions
 from deskact.runtime.importers.common import SUITE_FILE
 from deskact.runtime.importers.osworld import import_osworld
-from deskact.runtime.run.validate import validate
+
+sys.path.insert(0, str(Path(__file__).parent))
+from imported_suite import assert_validates
 
 LAUNCH = [{"type": "launch", "parameters": {"command": ["google-chrome", "--remote-debugging-port=1337"]}},
           {"type": "launch", "parameters": {"command": ["socat", "tcp-listen:9222,fork", "tcp:localhost:1337"]}}]
@@ -102,8 +105,5 @@ def test_imported_chrome_preference_tasks_validate(tmp_path: Path) -> None:
         task.update(reference=ref, counterexamples=[{"note": "a neighbouring setting", "code": wrong}])
     (out / SUITE_FILE).write_text(yaml.safe_dump(suite, sort_keys=False))
     config = Config()
-    config.runner.workers = 1
     config.agent.step_timeout = 300  # chrome://settings can take long to load in a world on a loaded machine
-    problems, checked = validate(config, [str(out)], workers=1, out=tmp_path / "runs")
-    assert checked == len(TASKS)
-    assert not problems, "\n".join(f"{p.task_id} [{p.model}] {p.status}: {p.detail}" for p in problems)
+    assert_validates(out, tmp_path, len(TASKS), workers=1, config=config)
