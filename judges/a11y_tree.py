@@ -59,7 +59,7 @@ class _Reader:
     def batch(self, calls: list[Call]) -> list[Any]:
         out: list[Any] = []
         for start in range(0, len(calls), 2000):  # a bounded number of questions in flight
-            out += a11y._batch(self.conn, calls[start:start + 2000], self.timeout)
+            out += a11y._batch(self.conn, calls[start:start + 2000], self.timeout, complete=True)
         return out
 
     def describe(self, objects: list[tuple[str, str]]) -> list[dict[str, Any] | None]:
@@ -141,7 +141,8 @@ def _element(info: dict[str, Any]) -> Any:
 
 def read_desktop(bus: Any, peer_uids: range | None = None, timeout: float = 10.0) -> Any:
     """The whole desktop's tree as an lxml element (``desktop-frame``), read level by level with
-    each level's questions sent together."""
+    each level's questions sent together. An app that stays silent for ``timeout`` seconds raises
+    a11y.Unanswered: a tree with a branch missing could fail a task that did its work."""
     from lxml import etree
 
     root = etree.Element("desktop-frame", nsmap=NAMESPACES)
@@ -225,6 +226,9 @@ def a11y_selectors(ctx: StepContext, rules: list[dict[str, Any]]) -> Verdict:
     if not socket.exists():
         return Verdict(passed=False, error=True,
                        feedback="the task has no accessibility bus (it needs a display and a world)")
-    with ctx.world.thawed():  # judges run with the world frozen; frozen apps answer nothing
-        tree = read_desktop(socket, peer_uids=world_uids(ctx.world))
+    try:
+        with ctx.world.thawed():  # judges run with the world frozen; frozen apps answer nothing
+            tree = read_desktop(socket, peer_uids=world_uids(ctx.world))
+    except a11y.Unanswered as exc:
+        return Verdict(passed=False, error=True, feedback=f"the accessibility tree could not be read whole: {exc}")
     return match_rules(tree, rules)
