@@ -16,6 +16,7 @@ The prefixes are OSWorld's namespaces for Ubuntu (``NAMESPACES``).
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from ..runtime.agent import a11y
@@ -210,13 +211,20 @@ def match_rules(tree: Any, rules: list[dict[str, Any]]) -> Verdict:
     return Verdict.ok(f"each of the {len(rules)} rules matches an element of the desktop's accessibility tree")
 
 
+CATCH_UP_S = 10.0
+"""How long a failing tree is read again: OSWorld waits 10 s before reading it (its evaluators'
+postconfig sleep), and an app's tree lags what it shows (Thunderbird's address pills, Impress's
+panes) by seconds on a loaded box."""
+
+
 @judge("a11y.selectors")
-def a11y_selectors(ctx: StepContext, rules: list[dict[str, Any]]) -> Verdict:
+def a11y_selectors(ctx: StepContext, rules: list[dict[str, Any]], wait: float = CATCH_UP_S) -> Verdict:
     """The whole desktop's accessibility tree (every app's objects, shown or not), written as OSWorld's
     XML, has for each of ``rules`` an element its ``selectors`` (CSS, joined by ", ") or ``xpath``
     select: an element per object named by its role (``page-tab``, ``push-button``), attribute
     ``name``, ``st:<state>``, ``attr:<attribute>`` (Gecko's ``id``, ``class``), the object's text as
-    the element's text (prefixes: OSWorld's Ubuntu namespaces)."""
+    the element's text (prefixes: OSWorld's Ubuntu namespaces). A tree that fails is read again, about
+    once a second for ``wait`` seconds, with the apps running: the verdict is the last read's."""
     for rule in rules:
         if set(rule) - {"selectors", "xpath"} or not (rule.get("selectors") or rule.get("xpath")):
             raise ValueError(f"a11y.selectors: a rule is selectors (a list) or xpath, got {sorted(rule)}")
@@ -226,9 +234,13 @@ def a11y_selectors(ctx: StepContext, rules: list[dict[str, Any]]) -> Verdict:
     if not socket.exists():
         return Verdict(passed=False, error=True,
                        feedback="the task has no accessibility bus (it needs a display and a world)")
+    give_up = time.monotonic() + max(0.0, wait)
     try:
         with ctx.world.thawed():  # judges run with the world frozen; frozen apps answer nothing
-            tree = read_desktop(socket, peer_uids=world_uids(ctx.world))
+            while True:
+                verdict = match_rules(read_desktop(socket, peer_uids=world_uids(ctx.world)), rules)
+                if verdict.passed or time.monotonic() >= give_up:
+                    return verdict
+                time.sleep(1.0)  # the app's tree catching up with its window, not a wait for an event
     except a11y.Unanswered as exc:
         return Verdict(passed=False, error=True, feedback=f"the accessibility tree could not be read whole: {exc}")
-    return match_rules(tree, rules)

@@ -311,7 +311,8 @@ class Setup:
             if where == "config":
                 # The app redraws after the keys (LibreOffice for up to a second): the model's first
                 # observation must show it drawn, as apps.open's own wait does for the app's start.
-                into.append(step("reset", "desktop.settle", quiet=0.8))
+                # Its tree lags on a loaded box (Impress's after its panes toggle): up to 30 s for it.
+                into.append(step("reset", "desktop.settle", quiet=0.8, timeout=30))
             self.needs_world = self.keys = True
             pointer = pyautogui.pointer_calls(cmd)
             if pointer:

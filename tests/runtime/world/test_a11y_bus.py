@@ -157,3 +157,21 @@ def test_task_with_a11y_tree_observation_and_toolkit_click(requires_xvfb: None) 
                lambda: a11y.find(a11y.read_tree(env.a11y_bus.socket), "menu item", "Undo"))
         r = env.execute("a11y.click('No such thing')", timeout=60)
         assert r.error is not None and r.error.ename == "LookupError" and "a11y.tree()" in r.error.evalue
+
+
+def test_a_selectors_judge_reads_a_lagging_tree_again_within_its_wait(world_on_display) -> None:
+    """a11y.selectors reads a failing tree again while the apps run: a window that shows up 3 s after
+    judging began passes with the default wait, and fails with none (the first read's verdict)."""
+    world, _display, _bus = world_on_display
+    (world.workspace / "later.txt").write_text("late\n")
+    ctx = StepContext(workspace=world.workspace, files=world.workspace, home=world.workspace,
+                      gold=world.workspace, task_id="t", world=world)
+    rules = [{"selectors": ['application frame[name*="later.txt"]']}]
+    assert not run_judge("a11y.selectors", {"rules": rules, "wait": 0}, ctx).passed
+    world.spawn(["sh", "-c", f"sleep 3; exec mousepad --disable-server {world.workspace / 'later.txt'}"],
+                user=world.agent_id, env={"GSETTINGS_BACKEND": "memory"},
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    started = time.monotonic()
+    verdict = run_judge("a11y.selectors", {"rules": rules, "wait": 60}, ctx)
+    assert verdict.passed, verdict.feedback
+    assert time.monotonic() - started >= 3  # it did wait for mousepad: the first reads failed
