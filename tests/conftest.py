@@ -15,6 +15,17 @@ if TYPE_CHECKING:
     from deskact.toolkits.base import ServiceHandle
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Tests that stop a deskact command with Ctrl-C send it SIGINT; a test run started in the
+    background by a shell without job control (``cmd &`` in a script) inherits SIGINT ignored, and so
+    would every command it starts, which would then never stop. Python's own handler here gives
+    the commands the default disposition again (a handler is reset at exec; "ignored" is not)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects by markers
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that asks for an X server needs a display, marked so or not: `-m "not display"`
