@@ -234,11 +234,11 @@ def a11y_selectors(ctx: StepContext, rules: list[dict[str, Any]], wait: float = 
     if not socket.exists():
         return Verdict(passed=False, error=True,
                        feedback="the task has no accessibility bus (it needs a display and a world)")
-    give_up = time.monotonic() + max(0.0, wait)
+    peer_uids, give_up = world_uids(ctx.world), time.monotonic() + max(0.0, wait)
     try:
         with ctx.world.thawed():  # judges run with the world frozen; frozen apps answer nothing
             while True:
-                verdict = match_rules(read_desktop(socket, peer_uids=world_uids(ctx.world)), rules)
+                verdict = match_rules(read_desktop(socket, peer_uids=peer_uids), rules)
                 if verdict.passed or time.monotonic() >= give_up:
                     return verdict
                 time.sleep(1.0)  # the app's tree catching up with its window, not a wait for an event

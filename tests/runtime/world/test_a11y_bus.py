@@ -161,7 +161,7 @@ def test_task_with_a11y_tree_observation_and_toolkit_click(requires_xvfb: None) 
 
 def test_a_selectors_judge_reads_a_lagging_tree_again_within_its_wait(world_on_display) -> None:
     """a11y.selectors reads a failing tree again while the apps run: a window that shows up 3 s after
-    judging began passes with the default wait, and fails with none (the first read's verdict)."""
+    judging began passes with a wait, and fails with none (the first read's verdict)."""
     world, _display, _bus = world_on_display
     (world.workspace / "later.txt").write_text("late\n")
     ctx = StepContext(workspace=world.workspace, files=world.workspace, home=world.workspace,
